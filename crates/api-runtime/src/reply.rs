@@ -279,12 +279,12 @@ impl<C: Contract> Reply<C> {
         &mut self.headers
     }
 
-    /// Names the request's id in the body of a 5xx
+    /// Names the request's ids in the body of a 5xx
     /// ([`crate::serving::request_ids`]).
-    pub(crate) fn name_request_id(&mut self, request_id: &str) {
+    pub(crate) fn name_request_ids(&mut self, ids: &crate::serving::request_ids::RequestIds) {
         if let Outcome::Error { status, body, .. } = &mut self.outcome
             && status.is_server_error()
-            && let Some(named) = crate::serving::request_ids::named_in(body, request_id)
+            && let Some(named) = crate::serving::request_ids::named_in(body, ids)
         {
             *body = named;
         }

@@ -5,10 +5,9 @@
 //! a slow request head, hundreds of silent connections, SIGTERM with a
 //! silent connection open, the probes and the drain, CORS by its
 //! headers ([`cors`]) and in a real browser ([`browser`]), the log's
-//! lines written by a clean stop and counted when dropped ([`logs`]).
-//! Each asserts the
-//! bound the README states, and that another client is answered
-//! throughout.
+//! lines written by a clean stop and counted when dropped ([`logs`]), a
+//! request's ids in its line ([`request_ids`]). Each asserts the bound
+//! the README states, and that another client is answered throughout.
 
 pub mod browser;
 pub mod checks;
@@ -16,6 +15,7 @@ pub mod cors;
 pub mod logs;
 pub mod process;
 pub mod raw_http;
+pub mod request_ids;
 
 pub use process::ServedProcess;
 pub use raw_http::Request;

@@ -1,6 +1,8 @@
 //! One log record as one line of bytes: the text format (dropshot's
 //! terminal layout: time, level, message, then `key: value` pairs) or one
-//! JSON object (`msg`, `level`, `ts`, then every key and value).
+//! JSON object (`msg`, `level`, `ts`, then every key and value). A record
+//! logged while the generated layer answers a request gets the request's
+//! ids (`request_ids::add_current`).
 //!
 //! Written by hand rather than by slog-term and slog-json because some
 //! records come with every request (dropshot's lines of the requests the
@@ -16,6 +18,8 @@ use std::io::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use slog::{KV, Key, OwnedKVList, Record};
+
+use super::request_ids;
 
 /// How log records are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -40,6 +44,7 @@ pub(super) fn format(format: LogFormat, record: &Record<'_>, values: &OwnedKVLis
             let mut pairs = TextPairs(line, Pairs::of(record));
             let _ = record.kv().serialize(record, &mut pairs);
             let _ = values.serialize(record, &mut pairs);
+            request_ids::add_current(record, values, &mut pairs);
         }
         LogFormat::Json => {
             line.extend_from_slice(b"{\"msg\":");
@@ -52,6 +57,7 @@ pub(super) fn format(format: LogFormat, record: &Record<'_>, values: &OwnedKVLis
             let mut pairs = JsonPairs(line, Pairs::of(record));
             let _ = record.kv().serialize(record, &mut pairs);
             let _ = values.serialize(record, &mut pairs);
+            request_ids::add_current(record, values, &mut pairs);
             line.push(b'}');
         }
     }

@@ -4,7 +4,8 @@
 //! - [`state`]: what the service shares with the generated layer
 //!   ([`Serving`]: the requests in flight, the drain, readiness, the
 //!   [`origins`] allowed); [`answering`]: what the generated layer does
-//!   around every request (`request_ids`: its id in a 5xx's body);
+//!   around every request (`request_ids`: dropshot's id and an incoming
+//!   `X-Request-Id`, in its log lines and a 5xx's body);
 //! - [`probes`]: `/healthz` and `/readyz`; [`cors`]: cross-origin
 //!   requests from browsers (`--cors-origin`);
 //! - [`logging`]: stderr, as text or JSON, the level filter first;

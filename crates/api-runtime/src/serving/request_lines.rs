@@ -1,7 +1,9 @@
 //! The `request completed` line of a request the generated layer
 //! answered, written by the layer itself from what it holds typed: the
 //! same fields as dropshot's line (`latency_us`, `response_code`, `uri`,
-//! `method`, `req_id`, `remote_addr`), in the same order.
+//! `method`, `req_id`, `remote_addr`), in the same order, and the id the
+//! request came with (`incoming_req_id`, after `req_id`) when it was kept
+//! (`request_ids`).
 //!
 //! Why not dropshot's: its line reaches the log as slog values, among them
 //! the client's address as a `SocketAddr` that only `Display` can write,
@@ -25,6 +27,7 @@ use dropshot::RequestInfo;
 
 use super::log_lines::{LogFormat, json_string, timestamp};
 use super::log_writer::{BatchedStderr, Shared};
+use super::request_ids::RequestIds;
 
 /// Where the generated layer writes request lines: the log's writer, when
 /// the level writes `info`.
@@ -73,13 +76,14 @@ impl RequestLines {
     }
 
     /// Writes the line of a request answered with `status`.
-    pub(super) fn write(&self, started: &Started, at: Instant, request_id: &str, status: u16) {
+    pub(super) fn write(&self, started: &Started, at: Instant, ids: &RequestIds, status: u16) {
         let line = RequestLine {
             status,
             latency_us: u64::try_from(at.elapsed().as_micros()).unwrap_or(u64::MAX),
             uri: &started.uri,
             method: started.method.as_str(),
-            request_id,
+            request_id: &ids.own,
+            incoming_request_id: ids.incoming.as_deref(),
             remote: started.remote,
         };
         self.shared
@@ -95,6 +99,7 @@ struct RequestLine<'a> {
     uri: &'a http::Uri,
     method: &'a str,
     request_id: &'a str,
+    incoming_request_id: Option<&'a str>,
     remote: SocketAddr,
 }
 
@@ -117,6 +122,10 @@ fn format_request(format: LogFormat, request: &RequestLine<'_>, line: &mut Vec<u
             line.extend_from_slice(request.method.as_bytes());
             line.extend_from_slice(b", req_id: ");
             line.extend_from_slice(request.request_id.as_bytes());
+            if let Some(incoming) = request.incoming_request_id {
+                line.extend_from_slice(b", incoming_req_id: ");
+                line.extend_from_slice(incoming.as_bytes());
+            }
             line.extend_from_slice(b", remote_addr: ");
             socket_address(request.remote, line);
         }
@@ -133,6 +142,10 @@ fn format_request(format: LogFormat, request: &RequestLine<'_>, line: &mut Vec<u
             json_string(line, request.method);
             line.extend_from_slice(b",\"req_id\":");
             json_string(line, request.request_id);
+            if let Some(incoming) = request.incoming_request_id {
+                line.extend_from_slice(b",\"incoming_req_id\":");
+                json_string(line, incoming);
+            }
             line.extend_from_slice(b",\"remote_addr\":\"");
             socket_address(request.remote, line);
             line.extend_from_slice(b"\"}");
@@ -185,6 +198,7 @@ mod tests {
             uri: &uri,
             method: "DELETE",
             request_id: "0b9c3a52-6f1e-4d2a-9a57-2d4f0c1e8b31",
+            incoming_request_id: None,
             remote,
         };
         let mut ours = Vec::new();
@@ -224,5 +238,33 @@ mod tests {
                 assert_eq!(ours, dropshots, "{uri} from {remote}");
             }
         }
+    }
+
+    #[test]
+    fn an_incoming_id_follows_dropshots_own() {
+        let uri: http::Uri = "/v1/orders".parse().unwrap();
+        let request = RequestLine {
+            status: 200,
+            latency_us: 7,
+            uri: &uri,
+            method: "GET",
+            request_id: "r-1",
+            incoming_request_id: Some(r#"a"b\c"#),
+            remote: SocketAddr::from(([127, 0, 0, 1], 9)),
+        };
+        let mut text = Vec::new();
+        format_request(LogFormat::Text, &request, &mut text);
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.ends_with("req_id: r-1, incoming_req_id: a\"b\\c, remote_addr: 127.0.0.1:9\n"),
+            "{text}"
+        );
+        let mut json = Vec::new();
+        format_request(LogFormat::Json, &request, &mut json);
+        let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(
+            (&json["req_id"], &json["incoming_req_id"]),
+            (&"r-1".into(), &r#"a"b\c"#.into())
+        );
     }
 }

@@ -1677,11 +1677,12 @@ impl<H: CanadaHolidaysApiHandlers> CanadaHolidaysApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Root>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as CanadaHolidaysApiHandlers>::root(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as CanadaHolidaysApiHandlers>::root(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ROOT, reply))
     }
@@ -1691,22 +1692,26 @@ impl<H: CanadaHolidaysApiHandlers> CanadaHolidaysApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Holidays>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                HolidaysParams,
-                _,
-            >(&HOLIDAYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CanadaHolidaysApiHandlers>::holidays(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    HolidaysParams,
+                    _,
+                >(&HOLIDAYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CanadaHolidaysApiHandlers>::holidays(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HOLIDAYS, reply))
     }
@@ -1716,26 +1721,27 @@ impl<H: CanadaHolidaysApiHandlers> CanadaHolidaysApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Holiday>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                HolidayPath,
-                HolidayParams,
-                _,
-            >(&HOLIDAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CanadaHolidaysApiHandlers>::holiday(
-                    handlers,
-                    path.holiday_id,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    HolidayPath,
+                    HolidayParams,
+                    _,
+                >(&HOLIDAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CanadaHolidaysApiHandlers>::holiday(
+                        handlers,
+                        path.holiday_id,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HOLIDAY, reply))
     }
@@ -1745,22 +1751,26 @@ impl<H: CanadaHolidaysApiHandlers> CanadaHolidaysApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Provinces>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ProvincesParams,
-                _,
-            >(&PROVINCES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CanadaHolidaysApiHandlers>::provinces(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ProvincesParams,
+                    _,
+                >(&PROVINCES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CanadaHolidaysApiHandlers>::provinces(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROVINCES, reply))
     }
@@ -1770,26 +1780,27 @@ impl<H: CanadaHolidaysApiHandlers> CanadaHolidaysApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Province>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ProvincePath,
-                ProvinceParams,
-                _,
-            >(&PROVINCE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CanadaHolidaysApiHandlers>::province(
-                    handlers,
-                    path.province_id,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ProvincePath,
+                    ProvinceParams,
+                    _,
+                >(&PROVINCE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CanadaHolidaysApiHandlers>::province(
+                        handlers,
+                        path.province_id,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROVINCE, reply))
     }
@@ -1798,11 +1809,12 @@ impl<H: CanadaHolidaysApiHandlers> CanadaHolidaysApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Spec>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as CanadaHolidaysApiHandlers>::spec(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as CanadaHolidaysApiHandlers>::spec(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SPEC, reply))
     }

@@ -2183,36 +2183,39 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetShapes>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHAPES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetShapesParams,
-                _,
-            >(&GET_SHAPES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::get_shapes(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHAPES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetShapesParams,
+                    _,
+                >(&GET_SHAPES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::get_shapes(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHAPES, reply))
     }
@@ -2222,33 +2225,41 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostShapes>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_SHAPES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body.decode::<types::NewShape>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::post_shapes(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_SHAPES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::NewShape>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::post_shapes(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_SHAPES, reply))
     }
@@ -2258,35 +2269,41 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Subscribe>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    SUBSCRIBE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::SubscribeRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::subscribe(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        SUBSCRIBE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::SubscribeRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::subscribe(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SUBSCRIBE, reply))
     }
@@ -2296,36 +2313,39 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetShapesById>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHAPES_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetShapesByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SHAPES_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::get_shapes_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHAPES_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetShapesByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SHAPES_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::get_shapes_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHAPES_BY_ID, reply))
     }
@@ -2336,43 +2356,52 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PutPointsByName>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_POINTS_BY_NAME.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutPointsByNamePath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_POINTS_BY_NAME, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::Point>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::put_points_by_name(
-                    handlers,
-                    &caller,
-                    path.name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_POINTS_BY_NAME.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutPointsByNamePath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_POINTS_BY_NAME, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::Point>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::put_points_by_name(
+                        handlers,
+                        &caller,
+                        path.name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_POINTS_BY_NAME, reply))
     }
@@ -2382,32 +2411,39 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostNotes>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_NOTES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body.decode::<types::Note>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::post_notes(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_NOTES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body.decode::<types::Note>().and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::post_notes(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_NOTES, reply))
     }
@@ -2417,36 +2453,39 @@ impl<H: KitchenSink31Handlers> KitchenSink31Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetBlobsById>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_BLOBS_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetBlobsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_BLOBS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::get_blobs_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_BLOBS_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetBlobsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_BLOBS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::get_blobs_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_BLOBS_BY_ID, reply))
     }
@@ -2472,36 +2511,39 @@ impl<H: KitchenSink31Handlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetShapesEvents>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHAPES_EVENTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetShapesEventsParams,
-                _,
-            >(&GET_SHAPES_EVENTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::get_shapes_events(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHAPES_EVENTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetShapesEventsParams,
+                    _,
+                >(&GET_SHAPES_EVENTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::get_shapes_events(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHAPES_EVENTS, reply))
     }
@@ -2510,25 +2552,28 @@ impl<H: KitchenSink31Handlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetShapesLines>, types::Error> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHAPES_LINES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as KitchenSink31Handlers>::get_shapes_lines(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHAPES_LINES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSink31Handlers>::get_shapes_lines(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHAPES_LINES, reply))
     }
@@ -3246,27 +3291,28 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
         ) -> ::std::result::Result<runtime::Reply<ShapeAdded>, runtime::ProblemDetails> {
             let handlers = rqctx.context();
             let answering = runtime::serving::Answering::start(&rqctx);
-            let reply = async {
-                let body = match body
-                    .decode::<types::Shape>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31WebhooksHandlers>::shape_added(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            }
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::Shape>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31WebhooksHandlers>::shape_added(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
                 .await;
             ::std::result::Result::Ok(answering.finish(&SHAPE_ADDED, reply))
         }
@@ -3279,27 +3325,28 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
         > {
             let handlers = rqctx.context();
             let answering = runtime::serving::Answering::start(&rqctx);
-            let reply = async {
-                let body = match body
-                    .decode::<types::SubscribeShapeAddedRequestBody>()
-                    .and_then(runtime::required)
-                {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as KitchenSink31WebhooksHandlers>::subscribe_shape_added(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            }
+            let reply = answering
+                .within(async {
+                    let body = match body
+                        .decode::<types::SubscribeShapeAddedRequestBody>()
+                        .and_then(runtime::required)
+                    {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as KitchenSink31WebhooksHandlers>::subscribe_shape_added(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
                 .await;
             ::std::result::Result::Ok(answering.finish(&SUBSCRIBE_SHAPE_ADDED, reply))
         }

@@ -70,20 +70,7 @@ fn a_browser_calls_it_from_an_allowed_origin_only() {
     serving_checks::browser::a_browser_calls_it_from_an_allowed_origin_only(&service());
 }
 
-/// Known gap (docs/known-gaps.md): dropshot 0.18 makes its own id for
-/// every request and sets the answer's `x-request-id` after the handler,
-/// so an incoming `X-Request-Id` is not kept. Pinned here: when dropshot
-/// changes, this fails and the gap can close.
 #[test]
-fn an_incoming_request_id_is_replaced_by_dropshots_own() {
-    // A UUID: `GET /v1/orders` documents the header as one.
-    const SENT: &str = "0b9c3a52-6f1e-4d2a-9a57-2d4f0c1e8b31";
-    let process = service().start(&[]);
-    let sent = format!("X-Request-Id: {SENT}");
-    let (status, answer) =
-        serving_checks::raw_http::send(process.address(), &service().served.bytes(&[&sent])).expect("an answer");
-    assert_eq!(status, 200, "{answer}");
-    let id = serving_checks::cors::header(&answer, "x-request-id").expect("an x-request-id");
-    assert_ne!(id, SENT);
-    assert_eq!(id.len(), 36, "a UUID: {id}");
+fn an_incoming_request_id_is_logged_beside_dropshots_own() {
+    serving_checks::request_ids::an_incoming_request_id_is_logged_beside_dropshots_own(&service());
 }

@@ -38,6 +38,13 @@ fn assert_503_within_the_limit(server: &ServerProcess, key: &str, method: &str, 
         .and_then(|rest| rest.split(')').next())
         .unwrap_or_else(|| panic!("no request id in {body}"));
     assert!(server.logged(&format!("req_id: {id}")), "{id}: {}", server.logs());
+    // The handler's own line of the failure too, though its logger knows
+    // nothing of the request.
+    let logs = server.logs();
+    let failure = logs
+        .lines()
+        .find(|line| line.contains("storage failure") && line.contains(&format!("req_id: {id}")));
+    assert!(failure.is_some(), "no storage failure line with {id}: {logs}");
 }
 
 async fn status_seen_elsewhere(conn: &mut PgConnection, id: i64) -> String {

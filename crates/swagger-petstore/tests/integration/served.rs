@@ -71,3 +71,8 @@ fn cors_follows_the_origins_allowed() {
 fn a_browser_calls_it_from_an_allowed_origin_only() {
     serving_checks::browser::a_browser_calls_it_from_an_allowed_origin_only(&service());
 }
+
+#[test]
+fn an_incoming_request_id_is_logged_beside_dropshots_own() {
+    serving_checks::request_ids::an_incoming_request_id_is_logged_beside_dropshots_own(&service());
+}

@@ -131,7 +131,7 @@ pub(super) fn adapter(
             let handlers = rqctx.context();
             let answering = runtime::serving::Answering::start(&rqctx);
             #preflight
-            let reply = async {
+            let reply = answering.within(async {
                 #authenticate
                 #negotiate
                 #read_parameters
@@ -140,7 +140,7 @@ pub(super) fn adapter(
                 #[allow(deprecated)]
                 let response = <H as #handlers_trait>::#fn_name(handlers, #(#args),*).await;
                 response.into_http(#accepted)
-            }
+            })
             .await;
             ::std::result::Result::Ok(answering.finish(&#table, reply))
         }

@@ -789,14 +789,15 @@ impl<
     ) -> ::std::result::Result<runtime::Reply<GetDatasets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_datasets(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_datasets(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DATASETS, reply))
     }
@@ -806,25 +807,26 @@ impl<
     ) -> ::std::result::Result<runtime::Reply<GetDataset>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetDatasetPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_DATASET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset(
-                    handlers,
-                    path.dataset,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetDatasetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_DATASET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset(
+                        handlers,
+                        path.dataset,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DATASET, reply))
     }
@@ -849,14 +851,15 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetDatasetHmda>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset_hmda(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_dataset_hmda(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DATASET_HMDA, reply))
     }
@@ -866,25 +869,26 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetConceptHmda>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetConceptHmdaPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_CONCEPT_HMDA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_concept_hmda(
-                    handlers,
-                    path.concept,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetConceptHmdaPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_CONCEPT_HMDA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_concept_hmda(
+                        handlers,
+                        path.concept,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CONCEPT_HMDA, reply))
     }
@@ -894,35 +898,36 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<QuerySliceHmda>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &QUERY_SLICE_HMDA,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                QuerySliceHmdaPath,
-                QuerySliceHmdaParams,
-                _,
-            >(&QUERY_SLICE_HMDA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheConsumerFinancialProtectionBureauHandlers>::query_slice_hmda(
-                    handlers,
-                    path.slice,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &QUERY_SLICE_HMDA,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    QuerySliceHmdaPath,
+                    QuerySliceHmdaParams,
+                    _,
+                >(&QUERY_SLICE_HMDA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::query_slice_hmda(
+                        handlers,
+                        path.slice,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&QUERY_SLICE_HMDA, reply))
     }
@@ -935,25 +940,26 @@ impl<H: TheConsumerFinancialProtectionBureauHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetSliceMetadataHmdaPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SLICE_METADATA_HMDA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_slice_metadata_hmda(
-                    handlers,
-                    path.slice,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetSliceMetadataHmdaPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SLICE_METADATA_HMDA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheConsumerFinancialProtectionBureauHandlers>::get_slice_metadata_hmda(
+                        handlers,
+                        path.slice,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SLICE_METADATA_HMDA, reply))
     }

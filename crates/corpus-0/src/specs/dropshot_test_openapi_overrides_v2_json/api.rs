@@ -248,11 +248,12 @@ impl<H: AnApiHandlers> AnApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TheOperation>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as AnApiHandlers>::the_operation(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as AnApiHandlers>::the_operation(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&THE_OPERATION, reply))
     }

@@ -1571,25 +1571,26 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                Oauth2GetCertForOpenIdConnectParams,
-                _,
-            >(&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GoogleOAuth2Handlers>::oauth2_get_cert_for_open_id_connect(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    Oauth2GetCertForOpenIdConnectParams,
+                    _,
+                >(&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GoogleOAuth2Handlers>::oauth2_get_cert_for_open_id_connect(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT, reply),
@@ -1604,25 +1605,26 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                Oauth2TokeninfoParams,
-                _,
-            >(&OAUTH2_TOKENINFO, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GoogleOAuth2Handlers>::oauth2_tokeninfo(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    Oauth2TokeninfoParams,
+                    _,
+                >(&OAUTH2_TOKENINFO, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GoogleOAuth2Handlers>::oauth2_tokeninfo(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&OAUTH2_TOKENINFO, reply))
     }
@@ -1635,36 +1637,39 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    OAUTH2_USERINFO_GET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                Oauth2UserinfoGetParams,
-                _,
-            >(&OAUTH2_USERINFO_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GoogleOAuth2Handlers>::oauth2_userinfo_get(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        OAUTH2_USERINFO_GET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    Oauth2UserinfoGetParams,
+                    _,
+                >(&OAUTH2_USERINFO_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GoogleOAuth2Handlers>::oauth2_userinfo_get(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&OAUTH2_USERINFO_GET, reply))
     }
@@ -1677,36 +1682,39 @@ impl<H: GoogleOAuth2Handlers> GoogleOAuth2Api for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    OAUTH2_USERINFO_V2_ME_GET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                Oauth2UserinfoV2MeGetParams,
-                _,
-            >(&OAUTH2_USERINFO_V2_ME_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GoogleOAuth2Handlers>::oauth2_userinfo_v2_me_get(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        OAUTH2_USERINFO_V2_ME_GET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    Oauth2UserinfoV2MeGetParams,
+                    _,
+                >(&OAUTH2_USERINFO_V2_ME_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GoogleOAuth2Handlers>::oauth2_userinfo_v2_me_get(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&OAUTH2_USERINFO_V2_ME_GET, reply))
     }

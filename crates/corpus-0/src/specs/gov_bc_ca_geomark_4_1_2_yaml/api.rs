@@ -2802,25 +2802,26 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PostGeomarksCopyParams,
-                _,
-            >(&POST_GEOMARKS_COPY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GeoMarkWebServiceRestApiHandlers>::post_geomarks_copy(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PostGeomarksCopyParams,
+                    _,
+                >(&POST_GEOMARKS_COPY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GeoMarkWebServiceRestApiHandlers>::post_geomarks_copy(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_GEOMARKS_COPY, reply))
     }
@@ -2833,21 +2834,25 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::PostGeomarksNewRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GeoMarkWebServiceRestApiHandlers>::post_geomarks_new(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::PostGeomarksNewRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GeoMarkWebServiceRestApiHandlers>::post_geomarks_new(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_GEOMARKS_NEW, reply))
     }
@@ -2860,27 +2865,28 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetGeomarksByGeomarkIdFileFormatExtensionPath,
-                GetGeomarksByGeomarkIdFileFormatExtensionParams,
-                _,
-            >(&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_file_format_extension(
-                    handlers,
-                    path.geomark_id,
-                    path.file_format_extension,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetGeomarksByGeomarkIdFileFormatExtensionPath,
+                    GetGeomarksByGeomarkIdFileFormatExtensionParams,
+                    _,
+                >(&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_file_format_extension(
+                        handlers,
+                        path.geomark_id,
+                        path.file_format_extension,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION, reply),
@@ -2897,27 +2903,31 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionPath,
-                GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionParams,
-                _,
-            >(&GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_bounding_box_file_format_extension(
-                    handlers,
-                    path.geomark_id,
-                    path.file_format_extension,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionPath,
+                    GetGeomarksByGeomarkIdBoundingBoxFileFormatExtensionParams,
+                    _,
+                >(
+                    &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_bounding_box_file_format_extension(
+                        handlers,
+                        path.geomark_id,
+                        path.file_format_extension,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -2938,27 +2948,28 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetGeomarksByGeomarkIdFeatureFileFormatExtensionPath,
-                GetGeomarksByGeomarkIdFeatureFileFormatExtensionParams,
-                _,
-            >(&GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_feature_file_format_extension(
-                    handlers,
-                    path.geomark_id,
-                    path.file_format_extension,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetGeomarksByGeomarkIdFeatureFileFormatExtensionPath,
+                    GetGeomarksByGeomarkIdFeatureFileFormatExtensionParams,
+                    _,
+                >(&GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_feature_file_format_extension(
+                        handlers,
+                        path.geomark_id,
+                        path.file_format_extension,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -2974,27 +2985,28 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetGeomarksByGeomarkIdPartsFileFormatExtensionPath,
-                GetGeomarksByGeomarkIdPartsFileFormatExtensionParams,
-                _,
-            >(&GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_parts_file_format_extension(
-                    handlers,
-                    path.geomark_id,
-                    path.file_format_extension,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetGeomarksByGeomarkIdPartsFileFormatExtensionPath,
+                    GetGeomarksByGeomarkIdPartsFileFormatExtensionParams,
+                    _,
+                >(&GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_parts_file_format_extension(
+                        handlers,
+                        path.geomark_id,
+                        path.file_format_extension,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -3010,27 +3022,28 @@ impl<H: GeoMarkWebServiceRestApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetGeomarksByGeomarkIdPointFileFormatExtensionPath,
-                GetGeomarksByGeomarkIdPointFileFormatExtensionParams,
-                _,
-            >(&GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_point_file_format_extension(
-                    handlers,
-                    path.geomark_id,
-                    path.file_format_extension,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetGeomarksByGeomarkIdPointFileFormatExtensionPath,
+                    GetGeomarksByGeomarkIdPointFileFormatExtensionParams,
+                    _,
+                >(&GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GeoMarkWebServiceRestApiHandlers>::get_geomarks_by_geomark_id_point_file_format_extension(
+                        handlers,
+                        path.geomark_id,
+                        path.file_format_extension,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering

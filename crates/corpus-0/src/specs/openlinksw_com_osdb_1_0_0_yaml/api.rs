@@ -2440,25 +2440,26 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ListActions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ListActionsPath,
-                runtime::NoParameters,
-                _,
-            >(&LIST_ACTIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::list_actions(
-                    handlers,
-                    path.service_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ListActionsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&LIST_ACTIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::list_actions(
+                        handlers,
+                        path.service_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_ACTIONS, reply))
     }
@@ -2468,26 +2469,27 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DescribeAction>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DescribeActionPath,
-                runtime::NoParameters,
-                _,
-            >(&DESCRIBE_ACTION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::describe_action(
-                    handlers,
-                    path.service_id,
-                    path.action_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DescribeActionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DESCRIBE_ACTION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::describe_action(
+                        handlers,
+                        path.service_id,
+                        path.action_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DESCRIBE_ACTION, reply))
     }
@@ -2497,26 +2499,27 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ActionHelp>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ActionHelpPath,
-                runtime::NoParameters,
-                _,
-            >(&ACTION_HELP, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::action_help(
-                    handlers,
-                    path.service_id,
-                    path.action_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ActionHelpPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ACTION_HELP, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::action_help(
+                        handlers,
+                        path.service_id,
+                        path.action_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ACTION_HELP, reply))
     }
@@ -2525,11 +2528,12 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Login>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::login(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::login(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGIN, reply))
     }
@@ -2538,11 +2542,12 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Logout>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::logout(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::logout(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGOUT, reply))
     }
@@ -2551,11 +2556,13 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ListServices>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::list_services(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::list_services(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_SERVICES, reply))
     }
@@ -2565,18 +2572,22 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<LoadService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::LoadServiceRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::load_service(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::LoadServiceRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::load_service(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOAD_SERVICE, reply))
     }
@@ -2589,25 +2600,26 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DescribeServicePath,
-                runtime::NoParameters,
-                _,
-            >(&DESCRIBE_SERVICE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::describe_service(
-                    handlers,
-                    path.service_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DescribeServicePath,
+                    runtime::NoParameters,
+                    _,
+                >(&DESCRIBE_SERVICE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::describe_service(
+                        handlers,
+                        path.service_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DESCRIBE_SERVICE, reply))
     }
@@ -2617,25 +2629,26 @@ impl<H: OsdbRestApiV1Handlers> OsdbRestApiV1Api for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UnloadService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                UnloadServicePath,
-                runtime::NoParameters,
-                _,
-            >(&UNLOAD_SERVICE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OsdbRestApiV1Handlers>::unload_service(
-                    handlers,
-                    path.service_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    UnloadServicePath,
+                    runtime::NoParameters,
+                    _,
+                >(&UNLOAD_SERVICE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OsdbRestApiV1Handlers>::unload_service(
+                        handlers,
+                        path.service_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UNLOAD_SERVICE, reply))
     }

@@ -4135,35 +4135,41 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UploadFile>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPLOAD_FILE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::UploadFileRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::upload_file(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPLOAD_FILE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::UploadFileRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::upload_file(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPLOAD_FILE, reply))
     }
@@ -4176,35 +4182,41 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_UPLOAD_SESSION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::FileUploadSessionRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::create_upload_session(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_UPLOAD_SESSION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::FileUploadSessionRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::create_upload_session(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_UPLOAD_SESSION, reply))
     }
@@ -4217,36 +4229,39 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_UPLOAD_SESSION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetUploadSessionPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_UPLOAD_SESSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::get_upload_session(
-                    handlers,
-                    &caller,
-                    path.session_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_UPLOAD_SESSION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetUploadSessionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_UPLOAD_SESSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::get_upload_session(
+                        handlers,
+                        &caller,
+                        path.session_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_UPLOAD_SESSION, reply))
     }
@@ -4257,47 +4272,53 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UploadPart>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPLOAD_PART.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                UploadPartPath,
-                UploadPartParams,
-                _,
-            >(&UPLOAD_PART, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<::std::string::String>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::upload_part(
-                    handlers,
-                    &caller,
-                    path.session_id,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPLOAD_PART.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    UploadPartPath,
+                    UploadPartParams,
+                    _,
+                >(&UPLOAD_PART, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<::std::string::String>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::upload_part(
+                        handlers,
+                        &caller,
+                        path.session_id,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPLOAD_PART, reply))
     }
@@ -4310,36 +4331,39 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    ABORT_UPLOAD_SESSION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                AbortUploadSessionPath,
-                runtime::NoParameters,
-                _,
-            >(&ABORT_UPLOAD_SESSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::abort_upload_session(
-                    handlers,
-                    &caller,
-                    path.session_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        ABORT_UPLOAD_SESSION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    AbortUploadSessionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ABORT_UPLOAD_SESSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::abort_upload_session(
+                        handlers,
+                        &caller,
+                        path.session_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ABORT_UPLOAD_SESSION, reply))
     }
@@ -4353,47 +4377,53 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    COMMIT_UPLOAD_SESSION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                CommitUploadSessionPath,
-                CommitUploadSessionParams,
-                _,
-            >(&COMMIT_UPLOAD_SESSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::CommitRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::commit_upload_session(
-                    handlers,
-                    &caller,
-                    path.session_id,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        COMMIT_UPLOAD_SESSION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    CommitUploadSessionPath,
+                    CommitUploadSessionParams,
+                    _,
+                >(&COMMIT_UPLOAD_SESSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::CommitRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::commit_upload_session(
+                        handlers,
+                        &caller,
+                        path.session_id,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&COMMIT_UPLOAD_SESSION, reply))
     }
@@ -4403,37 +4433,40 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ListParts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    LIST_PARTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                ListPartsPath,
-                ListPartsParams,
-                _,
-            >(&LIST_PARTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::list_parts(
-                    handlers,
-                    &caller,
-                    path.session_id,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        LIST_PARTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    ListPartsPath,
+                    ListPartsParams,
+                    _,
+                >(&LIST_PARTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::list_parts(
+                        handlers,
+                        &caller,
+                        path.session_id,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_PARTS, reply))
     }
@@ -4447,44 +4480,50 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPLOAD_FILE_VERSION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                UploadFileVersionPath,
-                UploadFileVersionParams,
-                _,
-            >(&UPLOAD_FILE_VERSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::upload_file_version(
-                    handlers,
-                    &caller,
-                    path.file_id,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPLOAD_FILE_VERSION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    UploadFileVersionPath,
+                    UploadFileVersionParams,
+                    _,
+                >(&UPLOAD_FILE_VERSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::upload_file_version(
+                        handlers,
+                        &caller,
+                        path.file_id,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPLOAD_FILE_VERSION, reply))
     }
@@ -4498,46 +4537,52 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_UPLOAD_SESSION_NEW_VERSION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                CreateUploadSessionNewVersionPath,
-                runtime::NoParameters,
-                _,
-            >(&CREATE_UPLOAD_SESSION_NEW_VERSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VersionUploadSessionRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Box20UploadsHandlers>::create_upload_session_new_version(
-                    handlers,
-                    &caller,
-                    path.file_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_UPLOAD_SESSION_NEW_VERSION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    CreateUploadSessionNewVersionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&CREATE_UPLOAD_SESSION_NEW_VERSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VersionUploadSessionRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Box20UploadsHandlers>::create_upload_session_new_version(
+                        handlers,
+                        &caller,
+                        path.file_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&CREATE_UPLOAD_SESSION_NEW_VERSION, reply),

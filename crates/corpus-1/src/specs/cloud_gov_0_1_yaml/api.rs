@@ -712,25 +712,26 @@ impl<H: DiscoveryMarketResearchHandlers> DiscoveryMarketResearchApi for StrictSe
     ) -> ::std::result::Result<runtime::Reply<ListContracts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ListContractsParams,
-                _,
-            >(&LIST_CONTRACTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DiscoveryMarketResearchHandlers>::list_contracts(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ListContractsParams,
+                    _,
+                >(&LIST_CONTRACTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DiscoveryMarketResearchHandlers>::list_contracts(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_CONTRACTS, reply))
     }
@@ -739,12 +740,13 @@ impl<H: DiscoveryMarketResearchHandlers> DiscoveryMarketResearchApi for StrictSe
     ) -> ::std::result::Result<runtime::Reply<Metadata>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as DiscoveryMarketResearchHandlers>::metadata(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as DiscoveryMarketResearchHandlers>::metadata(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&METADATA, reply))
     }
@@ -753,12 +755,15 @@ impl<H: DiscoveryMarketResearchHandlers> DiscoveryMarketResearchApi for StrictSe
     ) -> ::std::result::Result<runtime::Reply<ListNaics>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as DiscoveryMarketResearchHandlers>::list_naics(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as DiscoveryMarketResearchHandlers>::list_naics(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_NAICS, reply))
     }
@@ -768,25 +773,26 @@ impl<H: DiscoveryMarketResearchHandlers> DiscoveryMarketResearchApi for StrictSe
     ) -> ::std::result::Result<runtime::Reply<GetVendor>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetVendorPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_VENDOR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DiscoveryMarketResearchHandlers>::get_vendor(
-                    handlers,
-                    path.duns,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetVendorPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_VENDOR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DiscoveryMarketResearchHandlers>::get_vendor(
+                        handlers,
+                        path.duns,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_VENDOR, reply))
     }
@@ -796,25 +802,26 @@ impl<H: DiscoveryMarketResearchHandlers> DiscoveryMarketResearchApi for StrictSe
     ) -> ::std::result::Result<runtime::Reply<ListVendors>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ListVendorsParams,
-                _,
-            >(&LIST_VENDORS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DiscoveryMarketResearchHandlers>::list_vendors(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ListVendorsParams,
+                    _,
+                >(&LIST_VENDORS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DiscoveryMarketResearchHandlers>::list_vendors(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_VENDORS, reply))
     }

@@ -5258,36 +5258,39 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetApiActivity>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_API_ACTIVITY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiActivityParams,
-                _,
-            >(&GET_API_ACTIVITY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_api_activity(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_API_ACTIVITY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiActivityParams,
+                    _,
+                >(&GET_API_ACTIVITY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_api_activity(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_ACTIVITY, reply))
     }
@@ -5299,14 +5302,15 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_server_health(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_server_health(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SERVER_HEALTH, reply))
     }
@@ -5315,12 +5319,15 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetHeartbeat>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_heartbeat(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_heartbeat(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_HEARTBEAT, reply))
     }
@@ -5332,14 +5339,15 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_prometheus_metrics(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_prometheus_metrics(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PROMETHEUS_METRICS, reply))
     }
@@ -5349,36 +5357,39 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetVaults>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_VAULTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetVaultsParams,
-                _,
-            >(&GET_VAULTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_vaults(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_VAULTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetVaultsParams,
+                    _,
+                >(&GET_VAULTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_vaults(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_VAULTS, reply))
     }
@@ -5388,36 +5399,39 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetVaultById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_VAULT_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetVaultByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_VAULT_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_vault_by_id(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_VAULT_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetVaultByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_VAULT_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_vault_by_id(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_VAULT_BY_ID, reply))
     }
@@ -5427,37 +5441,40 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetVaultItems>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_VAULT_ITEMS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetVaultItemsPath,
-                GetVaultItemsParams,
-                _,
-            >(&GET_VAULT_ITEMS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_vault_items(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_VAULT_ITEMS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetVaultItemsPath,
+                    GetVaultItemsParams,
+                    _,
+                >(&GET_VAULT_ITEMS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_vault_items(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_VAULT_ITEMS, reply))
     }
@@ -5471,43 +5488,49 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_VAULT_ITEM.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                CreateVaultItemPath,
-                runtime::NoParameters,
-                _,
-            >(&CREATE_VAULT_ITEM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::FullItem>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::create_vault_item(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_VAULT_ITEM.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    CreateVaultItemPath,
+                    runtime::NoParameters,
+                    _,
+                >(&CREATE_VAULT_ITEM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::FullItem>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::create_vault_item(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_VAULT_ITEM, reply))
     }
@@ -5520,37 +5543,40 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_VAULT_ITEM_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetVaultItemByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_VAULT_ITEM_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_vault_item_by_id(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    path.item_uuid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_VAULT_ITEM_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetVaultItemByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_VAULT_ITEM_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_vault_item_by_id(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        path.item_uuid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_VAULT_ITEM_BY_ID, reply))
     }
@@ -5564,44 +5590,50 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_VAULT_ITEM.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateVaultItemPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_VAULT_ITEM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::FullItem>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::update_vault_item(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    path.item_uuid,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_VAULT_ITEM.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateVaultItemPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_VAULT_ITEM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::FullItem>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::update_vault_item(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        path.item_uuid,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_VAULT_ITEM, reply))
     }
@@ -5614,37 +5646,40 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_VAULT_ITEM.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteVaultItemPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_VAULT_ITEM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::delete_vault_item(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    path.item_uuid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_VAULT_ITEM.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteVaultItemPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_VAULT_ITEM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::delete_vault_item(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        path.item_uuid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_VAULT_ITEM, reply))
     }
@@ -5655,44 +5690,50 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<PatchVaultItem>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PATCH_VAULT_ITEM.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PatchVaultItemPath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_VAULT_ITEM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::Patch>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::patch_vault_item(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    path.item_uuid,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PATCH_VAULT_ITEM.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PatchVaultItemPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PATCH_VAULT_ITEM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::Patch>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::patch_vault_item(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        path.item_uuid,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_VAULT_ITEM, reply))
     }
@@ -5702,38 +5743,41 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetItemFiles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ITEM_FILES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetItemFilesPath,
-                GetItemFilesParams,
-                _,
-            >(&GET_ITEM_FILES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_item_files(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    path.item_uuid,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ITEM_FILES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetItemFilesPath,
+                    GetItemFilesParams,
+                    _,
+                >(&GET_ITEM_FILES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_item_files(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        path.item_uuid,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ITEM_FILES, reply))
     }
@@ -5746,39 +5790,42 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DETAILS_OF_FILE_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDetailsOfFileByIdPath,
-                GetDetailsOfFileByIdParams,
-                _,
-            >(&GET_DETAILS_OF_FILE_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::get_details_of_file_by_id(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    path.item_uuid,
-                    path.file_uuid,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DETAILS_OF_FILE_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDetailsOfFileByIdPath,
+                    GetDetailsOfFileByIdParams,
+                    _,
+                >(&GET_DETAILS_OF_FILE_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::get_details_of_file_by_id(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        path.item_uuid,
+                        path.file_uuid,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DETAILS_OF_FILE_BY_ID, reply))
     }
@@ -5791,38 +5838,41 @@ impl<H: Api1passwordConnectHandlers> Api1passwordConnectApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DOWNLOAD_FILE_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DownloadFileByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DOWNLOAD_FILE_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as Api1passwordConnectHandlers>::download_file_by_id(
-                    handlers,
-                    &caller,
-                    path.vault_uuid,
-                    path.item_uuid,
-                    path.file_uuid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DOWNLOAD_FILE_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DownloadFileByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DOWNLOAD_FILE_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as Api1passwordConnectHandlers>::download_file_by_id(
+                        handlers,
+                        &caller,
+                        path.vault_uuid,
+                        path.item_uuid,
+                        path.file_uuid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DOWNLOAD_FILE_BY_ID, reply))
     }

@@ -385,21 +385,22 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                HandlerParams,
-                _,
-            >(&HANDLER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    HandlerParams,
+                    _,
+                >(&HANDLER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler(handlers, params).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER, reply))
     }

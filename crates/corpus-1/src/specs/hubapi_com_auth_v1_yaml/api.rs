@@ -868,25 +868,26 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetOauthV1AccessTokensTokenGetAccessTokenPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OAuthServiceHandlers>::get_oauth_v1_access_tokens_token_get_access_token(
-                    handlers,
-                    path.token,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetOauthV1AccessTokensTokenGetAccessTokenPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OAuthServiceHandlers>::get_oauth_v1_access_tokens_token_get_access_token(
+                        handlers,
+                        path.token,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN, reply),
@@ -901,25 +902,26 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetOauthV1RefreshTokensTokenGetRefreshTokenPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OAuthServiceHandlers>::get_oauth_v1_refresh_tokens_token_get_refresh_token(
-                    handlers,
-                    path.token,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetOauthV1RefreshTokensTokenGetRefreshTokenPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OAuthServiceHandlers>::get_oauth_v1_refresh_tokens_token_get_refresh_token(
+                        handlers,
+                        path.token,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN, reply),
@@ -936,25 +938,26 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteOauthV1RefreshTokensTokenArchiveRefreshTokenPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OAuthServiceHandlers>::delete_oauth_v1_refresh_tokens_token_archive_refresh_token(
-                    handlers,
-                    path.token,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteOauthV1RefreshTokensTokenArchiveRefreshTokenPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OAuthServiceHandlers>::delete_oauth_v1_refresh_tokens_token_archive_refresh_token(
+                        handlers,
+                        path.token,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -973,23 +976,27 @@ impl<H: OAuthServiceHandlers> OAuthServiceApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::PostOauthV1TokenCreateTokenRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OAuthServiceHandlers>::post_oauth_v1_token_create_token(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::PostOauthV1TokenCreateTokenRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OAuthServiceHandlers>::post_oauth_v1_token_create_token(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_OAUTH_V1_TOKEN_CREATE_TOKEN, reply),

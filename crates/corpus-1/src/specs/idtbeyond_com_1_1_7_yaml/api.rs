@@ -2617,25 +2617,26 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetIatuBalance>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuBalanceParams,
-                _,
-            >(&GET_IATU_BALANCE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_balance(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuBalanceParams,
+                    _,
+                >(&GET_IATU_BALANCE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_balance(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IATU_BALANCE, reply))
     }
@@ -2648,25 +2649,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuChargesReportsAllParams,
-                _,
-            >(&GET_IATU_CHARGES_REPORTS_ALL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_charges_reports_all(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuChargesReportsAllParams,
+                    _,
+                >(&GET_IATU_CHARGES_REPORTS_ALL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_charges_reports_all(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IATU_CHARGES_REPORTS_ALL, reply))
     }
@@ -2679,25 +2681,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuChargesReportsAllCsvParams,
-                _,
-            >(&GET_IATU_CHARGES_REPORTS_ALL_CSV, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_charges_reports_all_csv(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuChargesReportsAllCsvParams,
+                    _,
+                >(&GET_IATU_CHARGES_REPORTS_ALL_CSV, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_charges_reports_all_csv(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_IATU_CHARGES_REPORTS_ALL_CSV, reply),
@@ -2712,25 +2715,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuNumberValidatorParams,
-                _,
-            >(&GET_IATU_NUMBER_VALIDATOR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_number_validator(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuNumberValidatorParams,
+                    _,
+                >(&GET_IATU_NUMBER_VALIDATOR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_number_validator(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IATU_NUMBER_VALIDATOR, reply))
     }
@@ -2743,25 +2747,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuProductsPromotionsParams,
-                _,
-            >(&GET_IATU_PRODUCTS_PROMOTIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_products_promotions(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuProductsPromotionsParams,
+                    _,
+                >(&GET_IATU_PRODUCTS_PROMOTIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_products_promotions(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IATU_PRODUCTS_PROMOTIONS, reply))
     }
@@ -2774,25 +2779,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuProductsReportsAllParams,
-                _,
-            >(&GET_IATU_PRODUCTS_REPORTS_ALL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_products_reports_all(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuProductsReportsAllParams,
+                    _,
+                >(&GET_IATU_PRODUCTS_REPORTS_ALL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_products_reports_all(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_IATU_PRODUCTS_REPORTS_ALL, reply),
@@ -2807,25 +2813,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuProductsReportsAllCsvParams,
-                _,
-            >(&GET_IATU_PRODUCTS_REPORTS_ALL_CSV, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_products_reports_all_csv(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuProductsReportsAllCsvParams,
+                    _,
+                >(&GET_IATU_PRODUCTS_REPORTS_ALL_CSV, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_products_reports_all_csv(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_IATU_PRODUCTS_REPORTS_ALL_CSV, reply),
@@ -2840,25 +2847,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuProductsReportsLocalValueParams,
-                _,
-            >(&GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_products_reports_local_value(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuProductsReportsLocalValueParams,
+                    _,
+                >(&GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_products_reports_local_value(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE, reply),
@@ -2871,32 +2879,39 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostIatuTopups>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PostIatuTopupsParams,
-                _,
-            >(&POST_IATU_TOPUPS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::Topups>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::post_iatu_topups(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PostIatuTopupsParams,
+                    _,
+                >(&POST_IATU_TOPUPS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::Topups>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::post_iatu_topups(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_IATU_TOPUPS, reply))
     }
@@ -2910,35 +2925,39 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PostIatuTopupsReportsParams,
-                _,
-            >(&POST_IATU_TOPUPS_REPORTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::TopupsReports>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::post_iatu_topups_reports(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PostIatuTopupsReportsParams,
+                    _,
+                >(&POST_IATU_TOPUPS_REPORTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::TopupsReports>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::post_iatu_topups_reports(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_IATU_TOPUPS_REPORTS, reply))
     }
@@ -2951,25 +2970,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuTopupsReportsAllParams,
-                _,
-            >(&GET_IATU_TOPUPS_REPORTS_ALL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_topups_reports_all(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuTopupsReportsAllParams,
+                    _,
+                >(&GET_IATU_TOPUPS_REPORTS_ALL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_topups_reports_all(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IATU_TOPUPS_REPORTS_ALL, reply))
     }
@@ -2982,25 +3002,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuTopupsReportsAllCsvParams,
-                _,
-            >(&GET_IATU_TOPUPS_REPORTS_ALL_CSV, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_topups_reports_all_csv(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuTopupsReportsAllCsvParams,
+                    _,
+                >(&GET_IATU_TOPUPS_REPORTS_ALL_CSV, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_topups_reports_all_csv(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_IATU_TOPUPS_REPORTS_ALL_CSV, reply),
@@ -3015,25 +3036,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetIatuTopupsReportsTotalsParams,
-                _,
-            >(&GET_IATU_TOPUPS_REPORTS_TOTALS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_topups_reports_totals(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetIatuTopupsReportsTotalsParams,
+                    _,
+                >(&GET_IATU_TOPUPS_REPORTS_TOTALS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_iatu_topups_reports_totals(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_IATU_TOPUPS_REPORTS_TOTALS, reply),
@@ -3049,35 +3071,39 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PostIatuTopupsReverseParams,
-                _,
-            >(&POST_IATU_TOPUPS_REVERSE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::TopupsReversal>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::post_iatu_topups_reverse(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PostIatuTopupsReverseParams,
+                    _,
+                >(&POST_IATU_TOPUPS_REVERSE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::TopupsReversal>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::post_iatu_topups_reverse(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_IATU_TOPUPS_REVERSE, reply))
     }
@@ -3087,25 +3113,26 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetStatus>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetStatusParams,
-                _,
-            >(&GET_STATUS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ActiveDocumentationForV1Handlers>::get_status(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetStatusParams,
+                    _,
+                >(&GET_STATUS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ActiveDocumentationForV1Handlers>::get_status(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_STATUS, reply))
     }

@@ -1061,48 +1061,52 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PredictImage>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PREDICT_IMAGE,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                PredictImagePath,
-                PredictImageParams,
-                _,
-            >(&PREDICT_IMAGE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .multipart::<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >()
-                .await
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PredictionEndpointHandlers>::predict_image(
-                    handlers,
-                    path.project_id,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PREDICT_IMAGE,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    PredictImagePath,
+                    PredictImageParams,
+                    _,
+                >(&PREDICT_IMAGE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .multipart::<
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >()
+                    .await
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PredictionEndpointHandlers>::predict_image(
+                        handlers,
+                        path.project_id,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE, reply))
     }
@@ -1116,48 +1120,52 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PREDICT_IMAGE_WITH_NO_STORE,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                PredictImageWithNoStorePath,
-                PredictImageWithNoStoreParams,
-                _,
-            >(&PREDICT_IMAGE_WITH_NO_STORE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .multipart::<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >()
-                .await
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PredictionEndpointHandlers>::predict_image_with_no_store(
-                    handlers,
-                    path.project_id,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PREDICT_IMAGE_WITH_NO_STORE,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    PredictImageWithNoStorePath,
+                    PredictImageWithNoStoreParams,
+                    _,
+                >(&PREDICT_IMAGE_WITH_NO_STORE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .multipart::<
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    >()
+                    .await
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PredictionEndpointHandlers>::predict_image_with_no_store(
+                        handlers,
+                        path.project_id,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE_WITH_NO_STORE, reply))
     }
@@ -1171,43 +1179,49 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PREDICT_IMAGE_URL,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                PredictImageUrlPath,
-                PredictImageUrlParams,
-                _,
-            >(&PREDICT_IMAGE_URL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::ImageUrl>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PredictionEndpointHandlers>::predict_image_url(
-                    handlers,
-                    path.project_id,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PREDICT_IMAGE_URL,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    PredictImageUrlPath,
+                    PredictImageUrlParams,
+                    _,
+                >(&PREDICT_IMAGE_URL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ImageUrl>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PredictionEndpointHandlers>::predict_image_url(
+                        handlers,
+                        path.project_id,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PREDICT_IMAGE_URL, reply))
     }
@@ -1221,43 +1235,49 @@ impl<H: PredictionEndpointHandlers> PredictionEndpointApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PREDICT_IMAGE_URL_WITH_NO_STORE,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                PredictImageUrlWithNoStorePath,
-                PredictImageUrlWithNoStoreParams,
-                _,
-            >(&PREDICT_IMAGE_URL_WITH_NO_STORE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::ImageUrl>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PredictionEndpointHandlers>::predict_image_url_with_no_store(
-                    handlers,
-                    path.project_id,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PREDICT_IMAGE_URL_WITH_NO_STORE,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    PredictImageUrlWithNoStorePath,
+                    PredictImageUrlWithNoStoreParams,
+                    _,
+                >(&PREDICT_IMAGE_URL_WITH_NO_STORE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ImageUrl>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PredictionEndpointHandlers>::predict_image_url_with_no_store(
+                        handlers,
+                        path.project_id,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PREDICT_IMAGE_URL_WITH_NO_STORE, reply),

@@ -3722,25 +3722,26 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetCompanyAttendancesParams,
-                _,
-            >(&GET_COMPANY_ATTENDANCES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::get_company_attendances(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetCompanyAttendancesParams,
+                    _,
+                >(&GET_COMPANY_ATTENDANCES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::get_company_attendances(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COMPANY_ATTENDANCES, reply))
     }
@@ -3753,24 +3754,28 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::NewAttendancePeriodRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::post_company_attendances(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::NewAttendancePeriodRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::post_company_attendances(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_COMPANY_ATTENDANCES, reply))
     }
@@ -3783,25 +3788,26 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteCompanyAttendancesByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_COMPANY_ATTENDANCES_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::delete_company_attendances_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteCompanyAttendancesByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_COMPANY_ATTENDANCES_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::delete_company_attendances_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_COMPANY_ATTENDANCES_BY_ID, reply),
@@ -3817,35 +3823,39 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PatchCompanyAttendancesByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_COMPANY_ATTENDANCES_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::UpdateAttendancePeriodRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::patch_company_attendances_by_id(
-                    handlers,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PatchCompanyAttendancesByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PATCH_COMPANY_ATTENDANCES_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::UpdateAttendancePeriodRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::patch_company_attendances_by_id(
+                        handlers,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PATCH_COMPANY_ATTENDANCES_BY_ID, reply),
@@ -3859,12 +3869,15 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::get_company_employees(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::get_company_employees(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COMPANY_EMPLOYEES, reply))
     }
@@ -3877,24 +3890,28 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::PostCompanyEmployeesRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::post_company_employees(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::PostCompanyEmployeesRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::post_company_employees(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_COMPANY_EMPLOYEES, reply))
     }
@@ -3907,25 +3924,26 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCompanyEmployeesByEmployeeIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::get_company_employees_by_employee_id(
-                    handlers,
-                    path.employee_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCompanyEmployeesByEmployeeIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::get_company_employees_by_employee_id(
+                        handlers,
+                        path.employee_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID, reply),
@@ -3942,26 +3960,30 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCompanyEmployeesByEmployeeIdProfilePictureByWidthPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::get_company_employees_by_employee_id_profile_picture_by_width(
-                    handlers,
-                    path.employee_id,
-                    path.width,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCompanyEmployeesByEmployeeIdProfilePictureByWidthPath,
+                    runtime::NoParameters,
+                    _,
+                >(
+                    &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::get_company_employees_by_employee_id_profile_picture_by_width(
+                        handlers,
+                        path.employee_id,
+                        path.width,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -3980,25 +4002,26 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetCompanyTimeOffTypesParams,
-                _,
-            >(&GET_COMPANY_TIME_OFF_TYPES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::get_company_time_off_types(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetCompanyTimeOffTypesParams,
+                    _,
+                >(&GET_COMPANY_TIME_OFF_TYPES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::get_company_time_off_types(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFF_TYPES, reply))
     }
@@ -4011,25 +4034,26 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetCompanyTimeOffsParams,
-                _,
-            >(&GET_COMPANY_TIME_OFFS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::get_company_time_offs(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetCompanyTimeOffsParams,
+                    _,
+                >(&GET_COMPANY_TIME_OFFS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::get_company_time_offs(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFFS, reply))
     }
@@ -4042,24 +4066,28 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::CreateTimeOffPeriodRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::post_company_time_offs(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::CreateTimeOffPeriodRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::post_company_time_offs(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_COMPANY_TIME_OFFS, reply))
     }
@@ -4072,25 +4100,26 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCompanyTimeOffsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_COMPANY_TIME_OFFS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::get_company_time_offs_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCompanyTimeOffsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_COMPANY_TIME_OFFS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::get_company_time_offs_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COMPANY_TIME_OFFS_BY_ID, reply))
     }
@@ -4103,25 +4132,26 @@ impl<H: PersonnelDataHandlers> PersonnelDataApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteCompanyTimeOffsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_COMPANY_TIME_OFFS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as PersonnelDataHandlers>::delete_company_time_offs_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteCompanyTimeOffsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_COMPANY_TIME_OFFS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as PersonnelDataHandlers>::delete_company_time_offs_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_COMPANY_TIME_OFFS_BY_ID, reply),

@@ -4571,21 +4571,25 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostPayments>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::PaymentRequest>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::post_payments(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::PaymentRequest>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::post_payments(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_PAYMENTS, reply))
     }
@@ -4598,25 +4602,26 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetPaymentsByTransIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PAYMENTS_BY_TRANS_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::get_payments_by_trans_id(
-                    handlers,
-                    path.trans_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetPaymentsByTransIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PAYMENTS_BY_TRANS_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::get_payments_by_trans_id(
+                        handlers,
+                        path.trans_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PAYMENTS_BY_TRANS_ID, reply))
     }
@@ -4630,32 +4635,36 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostPaymentsByTransIdCompletionsPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PaymentRequest>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_completions(
-                    handlers,
-                    path.trans_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostPaymentsByTransIdCompletionsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::PaymentRequest>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_completions(
+                        handlers,
+                        path.trans_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS, reply),
@@ -4671,32 +4680,39 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostPaymentsByTransIdReturnsPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_PAYMENTS_BY_TRANS_ID_RETURNS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::Return>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_returns(
-                    handlers,
-                    path.trans_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostPaymentsByTransIdReturnsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_PAYMENTS_BY_TRANS_ID_RETURNS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::Return>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_returns(
+                        handlers,
+                        path.trans_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_PAYMENTS_BY_TRANS_ID_RETURNS, reply),
@@ -4712,32 +4728,37 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostPaymentsByTransIdVoidPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_PAYMENTS_BY_TRANS_ID_VOID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::Void>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_void(
-                    handlers,
-                    path.trans_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostPaymentsByTransIdVoidPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_PAYMENTS_BY_TRANS_ID_VOID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::Void>().and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::post_payments_by_trans_id_void(
+                        handlers,
+                        path.trans_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_PAYMENTS_BY_TRANS_ID_VOID, reply),
@@ -4749,24 +4770,28 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostProfiles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::CreateProfileBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::post_profiles(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::CreateProfileBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::post_profiles(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_PROFILES, reply))
     }
@@ -4779,25 +4804,26 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetProfilesByProfileIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PROFILES_BY_PROFILE_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::get_profiles_by_profile_id(
-                    handlers,
-                    path.profile_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetProfilesByProfileIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PROFILES_BY_PROFILE_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::get_profiles_by_profile_id(
+                        handlers,
+                        path.profile_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PROFILES_BY_PROFILE_ID, reply))
     }
@@ -4811,35 +4837,39 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PutProfilesByProfileIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_PROFILES_BY_PROFILE_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::UpdateProfileBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::put_profiles_by_profile_id(
-                    handlers,
-                    path.profile_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PutProfilesByProfileIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_PROFILES_BY_PROFILE_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::UpdateProfileBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::put_profiles_by_profile_id(
+                        handlers,
+                        path.profile_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_PROFILES_BY_PROFILE_ID, reply))
     }
@@ -4852,25 +4882,26 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteProfilesByProfileIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_PROFILES_BY_PROFILE_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::delete_profiles_by_profile_id(
-                    handlers,
-                    path.profile_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteProfilesByProfileIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_PROFILES_BY_PROFILE_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::delete_profiles_by_profile_id(
+                        handlers,
+                        path.profile_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_PROFILES_BY_PROFILE_ID, reply),
@@ -4885,25 +4916,26 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetProfilesByProfileIdCardsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PROFILES_BY_PROFILE_ID_CARDS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::get_profiles_by_profile_id_cards(
-                    handlers,
-                    path.profile_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetProfilesByProfileIdCardsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PROFILES_BY_PROFILE_ID_CARDS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::get_profiles_by_profile_id_cards(
+                        handlers,
+                        path.profile_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_PROFILES_BY_PROFILE_ID_CARDS, reply),
@@ -4919,35 +4951,39 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostProfilesByProfileIdCardsPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_PROFILES_BY_PROFILE_ID_CARDS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ProfileCard>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::post_profiles_by_profile_id_cards(
-                    handlers,
-                    path.profile_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostProfilesByProfileIdCardsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_PROFILES_BY_PROFILE_ID_CARDS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ProfileCard>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::post_profiles_by_profile_id_cards(
+                        handlers,
+                        path.profile_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_PROFILES_BY_PROFILE_ID_CARDS, reply),
@@ -4963,36 +4999,40 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PutProfilesByProfileIdCardsByCardIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ProfileCard>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::put_profiles_by_profile_id_cards_by_card_id(
-                    handlers,
-                    path.profile_id,
-                    path.card_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PutProfilesByProfileIdCardsByCardIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ProfileCard>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::put_profiles_by_profile_id_cards_by_card_id(
+                        handlers,
+                        path.profile_id,
+                        path.card_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, reply),
@@ -5007,26 +5047,27 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteProfilesByProfileIdCardsByCardIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::delete_profiles_by_profile_id_cards_by_card_id(
-                    handlers,
-                    path.profile_id,
-                    path.card_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteProfilesByProfileIdCardsByCardIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::delete_profiles_by_profile_id_cards_by_card_id(
+                        handlers,
+                        path.profile_id,
+                        path.card_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID, reply),
@@ -5038,21 +5079,25 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostReports>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::SearchQuery>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::post_reports(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::SearchQuery>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::post_reports(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_REPORTS, reply))
     }
@@ -5065,21 +5110,25 @@ impl<H: BeanstreamPaymentsHandlers> BeanstreamPaymentsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::TokenRequest>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BeanstreamPaymentsHandlers>::post_scripts_tokenization_tokens(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::TokenRequest>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BeanstreamPaymentsHandlers>::post_scripts_tokenization_tokens(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_SCRIPTS_TOKENIZATION_TOKENS, reply),

@@ -883,17 +883,22 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostFile>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CnabOnlineHandlers>::post_file(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CnabOnlineHandlers>::post_file(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_FILE, reply))
     }
@@ -906,25 +911,26 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetFileByFileIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_FILE_BY_FILE_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CnabOnlineHandlers>::get_file_by_file_id(
-                    handlers,
-                    path.file_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetFileByFileIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_FILE_BY_FILE_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CnabOnlineHandlers>::get_file_by_file_id(
+                        handlers,
+                        path.file_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_FILE_BY_FILE_ID, reply))
     }
@@ -937,25 +943,26 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetFileByFileIdLinesPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_FILE_BY_FILE_ID_LINES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CnabOnlineHandlers>::get_file_by_file_id_lines(
-                    handlers,
-                    path.file_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetFileByFileIdLinesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_FILE_BY_FILE_ID_LINES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CnabOnlineHandlers>::get_file_by_file_id_lines(
+                        handlers,
+                        path.file_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_FILE_BY_FILE_ID_LINES, reply))
     }
@@ -968,25 +975,26 @@ impl<H: CnabOnlineHandlers> CnabOnlineApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetFileByFileIdOccurrencesPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_FILE_BY_FILE_ID_OCCURRENCES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CnabOnlineHandlers>::get_file_by_file_id_occurrences(
-                    handlers,
-                    path.file_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetFileByFileIdOccurrencesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_FILE_BY_FILE_ID_OCCURRENCES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CnabOnlineHandlers>::get_file_by_file_id_occurrences(
+                        handlers,
+                        path.file_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_FILE_BY_FILE_ID_OCCURRENCES, reply),

@@ -674,11 +674,13 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::dropshot_error_handler(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::dropshot_error_handler(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DROPSHOT_ERROR_HANDLER, reply))
     }
@@ -691,25 +693,26 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                EnumErrorHandlerPath,
-                runtime::NoParameters,
-                _,
-            >(&ENUM_ERROR_HANDLER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::enum_error_handler(
-                    handlers,
-                    path.should_error,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    EnumErrorHandlerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ENUM_ERROR_HANDLER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::enum_error_handler(
+                        handlers,
+                        path.should_error,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ENUM_ERROR_HANDLER, reply))
     }
@@ -722,25 +725,26 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                StructErrorHandlerPath,
-                runtime::NoParameters,
-                _,
-            >(&STRUCT_ERROR_HANDLER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::struct_error_handler(
-                    handlers,
-                    path.should_error,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    StructErrorHandlerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&STRUCT_ERROR_HANDLER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::struct_error_handler(
+                        handlers,
+                        path.should_error,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&STRUCT_ERROR_HANDLER, reply))
     }

@@ -2577,25 +2577,26 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetSandboxesActivityParams,
-                _,
-            >(&GET_SANDBOXES_ACTIVITY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::get_sandboxes_activity(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetSandboxesActivityParams,
+                    _,
+                >(&GET_SANDBOXES_ACTIVITY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::get_sandboxes_activity(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SANDBOXES_ACTIVITY, reply))
     }
@@ -2605,21 +2606,23 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetSandboxes>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetSandboxesParams,
-                _,
-            >(&GET_SANDBOXES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::get_sandboxes(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetSandboxesParams,
+                    _,
+                >(&GET_SANDBOXES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::get_sandboxes(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SANDBOXES, reply))
     }
@@ -2629,20 +2632,25 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<CreateSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::CreateSandbox>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::create_sandbox(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::CreateSandbox>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::create_sandbox(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_SANDBOX, reply))
     }
@@ -2652,25 +2660,26 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetSandboxPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SANDBOX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::get_sandbox(
-                    handlers,
-                    path.sandbox_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetSandboxPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SANDBOX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::get_sandbox(
+                        handlers,
+                        path.sandbox_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SANDBOX, reply))
     }
@@ -2681,33 +2690,39 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UpdateSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                UpdateSandboxPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_SANDBOX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::Sandbox>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::update_sandbox(
-                    handlers,
-                    path.sandbox_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateSandboxPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_SANDBOX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::Sandbox>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::update_sandbox(
+                        handlers,
+                        path.sandbox_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_SANDBOX, reply))
     }
@@ -2717,25 +2732,26 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DeleteSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteSandboxPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_SANDBOX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::delete_sandbox(
-                    handlers,
-                    path.sandbox_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteSandboxPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_SANDBOX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::delete_sandbox(
+                        handlers,
+                        path.sandbox_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_SANDBOX, reply))
     }
@@ -2745,25 +2761,26 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ForkSandbox>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ForkSandboxPath,
-                runtime::NoParameters,
-                _,
-            >(&FORK_SANDBOX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::fork_sandbox(
-                    handlers,
-                    path.sandbox_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ForkSandboxPath,
+                    runtime::NoParameters,
+                    _,
+                >(&FORK_SANDBOX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::fork_sandbox(
+                        handlers,
+                        path.sandbox_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FORK_SANDBOX, reply))
     }
@@ -2776,25 +2793,26 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetSandboxStatePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SANDBOX_STATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::get_sandbox_state(
-                    handlers,
-                    path.sandbox_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetSandboxStatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SANDBOX_STATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::get_sandbox_state(
+                        handlers,
+                        path.sandbox_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SANDBOX_STATE, reply))
     }
@@ -2807,25 +2825,26 @@ impl<H: SandboxHandlers> SandboxApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteSandboxStatePath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_SANDBOX_STATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SandboxHandlers>::delete_sandbox_state(
-                    handlers,
-                    path.sandbox_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteSandboxStatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_SANDBOX_STATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SandboxHandlers>::delete_sandbox_state(
+                        handlers,
+                        path.sandbox_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_SANDBOX_STATE, reply))
     }

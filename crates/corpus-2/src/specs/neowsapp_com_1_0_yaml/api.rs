@@ -1700,25 +1700,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                RetrieveNearEarthObjectFeedParams,
-                _,
-            >(&RETRIEVE_NEAR_EARTH_OBJECT_FEED, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_near_earth_object_feed(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    RetrieveNearEarthObjectFeedParams,
+                    _,
+                >(&RETRIEVE_NEAR_EARTH_OBJECT_FEED, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_near_earth_object_feed(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&RETRIEVE_NEAR_EARTH_OBJECT_FEED, reply),
@@ -1733,25 +1734,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                RetrieveNeoFeedTodayParams,
-                _,
-            >(&RETRIEVE_NEO_FEED_TODAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_neo_feed_today(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    RetrieveNeoFeedTodayParams,
+                    _,
+                >(&RETRIEVE_NEO_FEED_TODAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_neo_feed_today(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RETRIEVE_NEO_FEED_TODAY, reply))
     }
@@ -1764,25 +1766,26 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                RetrieveNearEarthObjectByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_near_earth_object_by_id(
-                    handlers,
-                    path.asteroid_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    RetrieveNearEarthObjectByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_near_earth_object_by_id(
+                        handlers,
+                        path.asteroid_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID, reply),
@@ -1796,14 +1799,15 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_current_neo_statistics(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_current_neo_statistics(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&RETRIEVE_CURRENT_NEO_STATISTICS, reply),
@@ -1834,25 +1838,26 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                BrowseNearEarthObjectsParams,
-                _,
-            >(&BROWSE_NEAR_EARTH_OBJECTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::browse_near_earth_objects(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    BrowseNearEarthObjectsParams,
+                    _,
+                >(&BROWSE_NEAR_EARTH_OBJECTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::browse_near_earth_objects(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&BROWSE_NEAR_EARTH_OBJECTS, reply))
     }
@@ -1865,25 +1870,26 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                RetrieveSentryRiskDataParams,
-                _,
-            >(&RETRIEVE_SENTRY_RISK_DATA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_sentry_risk_data(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    RetrieveSentryRiskDataParams,
+                    _,
+                >(&RETRIEVE_SENTRY_RISK_DATA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_sentry_risk_data(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RETRIEVE_SENTRY_RISK_DATA, reply))
     }
@@ -1896,25 +1902,26 @@ impl<H: NeoWsNearEarthObjectWebServiceHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                RetrieveSentryRiskDataByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&RETRIEVE_SENTRY_RISK_DATA_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_sentry_risk_data_by_id(
-                    handlers,
-                    path.asteroid_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    RetrieveSentryRiskDataByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RETRIEVE_SENTRY_RISK_DATA_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as NeoWsNearEarthObjectWebServiceHandlers>::retrieve_sentry_risk_data_by_id(
+                        handlers,
+                        path.asteroid_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&RETRIEVE_SENTRY_RISK_DATA_BY_ID, reply),

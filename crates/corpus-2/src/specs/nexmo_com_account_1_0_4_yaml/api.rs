@@ -2180,34 +2180,35 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &GET_ACCOUNT_BALANCE,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetAccountBalanceParams,
-                _,
-            >(&GET_ACCOUNT_BALANCE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AccountApiHandlers>::get_account_balance(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &GET_ACCOUNT_BALANCE,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetAccountBalanceParams,
+                    _,
+                >(&GET_ACCOUNT_BALANCE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AccountApiHandlers>::get_account_balance(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_BALANCE, reply))
     }
@@ -2218,35 +2219,39 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RegisterSender>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                RegisterSenderParams,
-                _,
-            >(&REGISTER_SENDER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::RegisterEmailRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AccountApiHandlers>::register_sender(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    RegisterSenderParams,
+                    _,
+                >(&REGISTER_SENDER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::RegisterEmailRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AccountApiHandlers>::register_sender(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REGISTER_SENDER, reply))
     }
@@ -2260,41 +2265,45 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &CHANGE_ACCOUNT_SETTINGS,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ChangeAccountSettingsParams,
-                _,
-            >(&CHANGE_ACCOUNT_SETTINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::AccountSettingsRequest>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AccountApiHandlers>::change_account_settings(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &CHANGE_ACCOUNT_SETTINGS,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ChangeAccountSettingsParams,
+                    _,
+                >(&CHANGE_ACCOUNT_SETTINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::AccountSettingsRequest>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AccountApiHandlers>::change_account_settings(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CHANGE_ACCOUNT_SETTINGS, reply))
     }
@@ -2308,44 +2317,48 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &TOP_UP_ACCOUNT_BALANCE,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                TopUpAccountBalanceParams,
-                _,
-            >(&TOP_UP_ACCOUNT_BALANCE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::TopupRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AccountApiHandlers>::top_up_account_balance(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &TOP_UP_ACCOUNT_BALANCE,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    TopUpAccountBalanceParams,
+                    _,
+                >(&TOP_UP_ACCOUNT_BALANCE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::TopupRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AccountApiHandlers>::top_up_account_balance(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TOP_UP_ACCOUNT_BALANCE, reply))
     }
@@ -2358,36 +2371,39 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RETRIEVE_API_SECRETS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RetrieveApiSecretsPath,
-                runtime::NoParameters,
-                _,
-            >(&RETRIEVE_API_SECRETS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AccountApiHandlers>::retrieve_api_secrets(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RETRIEVE_API_SECRETS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RetrieveApiSecretsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RETRIEVE_API_SECRETS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AccountApiHandlers>::retrieve_api_secrets(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RETRIEVE_API_SECRETS, reply))
     }
@@ -2401,46 +2417,52 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_API_SECRET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                CreateApiSecretPath,
-                runtime::NoParameters,
-                _,
-            >(&CREATE_API_SECRET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::CreateSecretRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AccountApiHandlers>::create_api_secret(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_API_SECRET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    CreateApiSecretPath,
+                    runtime::NoParameters,
+                    _,
+                >(&CREATE_API_SECRET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::CreateSecretRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AccountApiHandlers>::create_api_secret(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_API_SECRET, reply))
     }
@@ -2453,37 +2475,40 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RETRIEVE_API_SECRET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RetrieveApiSecretPath,
-                runtime::NoParameters,
-                _,
-            >(&RETRIEVE_API_SECRET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AccountApiHandlers>::retrieve_api_secret(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    path.secret_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RETRIEVE_API_SECRET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RetrieveApiSecretPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RETRIEVE_API_SECRET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AccountApiHandlers>::retrieve_api_secret(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        path.secret_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RETRIEVE_API_SECRET, reply))
     }
@@ -2496,37 +2521,40 @@ impl<H: AccountApiHandlers> AccountApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REVOKE_API_SECRET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RevokeApiSecretPath,
-                runtime::NoParameters,
-                _,
-            >(&REVOKE_API_SECRET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AccountApiHandlers>::revoke_api_secret(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    path.secret_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REVOKE_API_SECRET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RevokeApiSecretPath,
+                    runtime::NoParameters,
+                    _,
+                >(&REVOKE_API_SECRET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AccountApiHandlers>::revoke_api_secret(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        path.secret_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REVOKE_API_SECRET, reply))
     }

@@ -573,12 +573,13 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ListDataSets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as UsptoDataSetApiHandlers>::list_data_sets(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as UsptoDataSetApiHandlers>::list_data_sets(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_DATA_SETS, reply))
     }
@@ -591,26 +592,27 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ListSearchableFieldsPath,
-                runtime::NoParameters,
-                _,
-            >(&LIST_SEARCHABLE_FIELDS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UsptoDataSetApiHandlers>::list_searchable_fields(
-                    handlers,
-                    path.dataset,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ListSearchableFieldsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&LIST_SEARCHABLE_FIELDS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UsptoDataSetApiHandlers>::list_searchable_fields(
+                        handlers,
+                        path.dataset,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_SEARCHABLE_FIELDS, reply))
     }
@@ -621,33 +623,37 @@ impl<H: UsptoDataSetApiHandlers> UsptoDataSetApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PerformSearch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PerformSearchPath,
-                runtime::NoParameters,
-                _,
-            >(&PERFORM_SEARCH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PerformSearchRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UsptoDataSetApiHandlers>::perform_search(
-                    handlers,
-                    path.version,
-                    path.dataset,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PerformSearchPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PERFORM_SEARCH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::PerformSearchRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UsptoDataSetApiHandlers>::perform_search(
+                        handlers,
+                        path.version,
+                        path.dataset,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PERFORM_SEARCH, reply))
     }

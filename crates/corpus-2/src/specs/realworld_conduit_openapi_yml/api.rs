@@ -3477,21 +3477,25 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<Login>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::LoginRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::login(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::LoginRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::login(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGIN, reply))
     }
@@ -3501,24 +3505,28 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<CreateUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::CreateUserRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::create_user(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::CreateUserRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::create_user(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_USER, reply))
     }
@@ -3527,25 +3535,28 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetCurrentUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_CURRENT_USER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::get_current_user(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_CURRENT_USER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::get_current_user(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CURRENT_USER, reply))
     }
@@ -3558,35 +3569,41 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_CURRENT_USER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::UpdateCurrentUserRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::update_current_user(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_CURRENT_USER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::UpdateCurrentUserRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::update_current_user(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_CURRENT_USER, reply))
     }
@@ -3599,25 +3616,26 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetProfileByUsernamePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PROFILE_BY_USERNAME, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::get_profile_by_username(
-                    handlers,
-                    path.username,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetProfileByUsernamePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PROFILE_BY_USERNAME, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::get_profile_by_username(
+                        handlers,
+                        path.username,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PROFILE_BY_USERNAME, reply))
     }
@@ -3630,36 +3648,39 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    FOLLOW_USER_BY_USERNAME.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                FollowUserByUsernamePath,
-                runtime::NoParameters,
-                _,
-            >(&FOLLOW_USER_BY_USERNAME, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::follow_user_by_username(
-                    handlers,
-                    &caller,
-                    path.username,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        FOLLOW_USER_BY_USERNAME.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    FollowUserByUsernamePath,
+                    runtime::NoParameters,
+                    _,
+                >(&FOLLOW_USER_BY_USERNAME, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::follow_user_by_username(
+                        handlers,
+                        &caller,
+                        path.username,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FOLLOW_USER_BY_USERNAME, reply))
     }
@@ -3672,36 +3693,39 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UNFOLLOW_USER_BY_USERNAME.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UnfollowUserByUsernamePath,
-                runtime::NoParameters,
-                _,
-            >(&UNFOLLOW_USER_BY_USERNAME, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::unfollow_user_by_username(
-                    handlers,
-                    &caller,
-                    path.username,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UNFOLLOW_USER_BY_USERNAME.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UnfollowUserByUsernamePath,
+                    runtime::NoParameters,
+                    _,
+                >(&UNFOLLOW_USER_BY_USERNAME, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::unfollow_user_by_username(
+                        handlers,
+                        &caller,
+                        path.username,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UNFOLLOW_USER_BY_USERNAME, reply))
     }
@@ -3711,25 +3735,26 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetArticles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetArticlesParams,
-                _,
-            >(&GET_ARTICLES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::get_articles(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetArticlesParams,
+                    _,
+                >(&GET_ARTICLES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::get_articles(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ARTICLES, reply))
     }
@@ -3739,35 +3764,41 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<CreateArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_ARTICLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::CreateArticleRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::create_article(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_ARTICLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::CreateArticleRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::create_article(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ARTICLE, reply))
     }
@@ -3777,25 +3808,26 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetArticlePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ARTICLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::get_article(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetArticlePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ARTICLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::get_article(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ARTICLE, reply))
     }
@@ -3806,46 +3838,52 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<UpdateArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_ARTICLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateArticlePath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_ARTICLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::UpdateArticleRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::update_article(
-                    handlers,
-                    &caller,
-                    path.slug,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_ARTICLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateArticlePath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_ARTICLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::UpdateArticleRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::update_article(
+                        handlers,
+                        &caller,
+                        path.slug,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_ARTICLE, reply))
     }
@@ -3855,36 +3893,39 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<DeleteArticle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_ARTICLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteArticlePath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_ARTICLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::delete_article(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_ARTICLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteArticlePath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_ARTICLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::delete_article(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_ARTICLE, reply))
     }
@@ -3897,25 +3938,26 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetArticleCommentsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ARTICLE_COMMENTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::get_article_comments(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetArticleCommentsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ARTICLE_COMMENTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::get_article_comments(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ARTICLE_COMMENTS, reply))
     }
@@ -3929,46 +3971,52 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_ARTICLE_COMMENT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                CreateArticleCommentPath,
-                runtime::NoParameters,
-                _,
-            >(&CREATE_ARTICLE_COMMENT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::CreateArticleCommentRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::create_article_comment(
-                    handlers,
-                    &caller,
-                    path.slug,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_ARTICLE_COMMENT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    CreateArticleCommentPath,
+                    runtime::NoParameters,
+                    _,
+                >(&CREATE_ARTICLE_COMMENT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::CreateArticleCommentRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::create_article_comment(
+                        handlers,
+                        &caller,
+                        path.slug,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ARTICLE_COMMENT, reply))
     }
@@ -3981,37 +4029,40 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_ARTICLE_COMMENT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteArticleCommentPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_ARTICLE_COMMENT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::delete_article_comment(
-                    handlers,
-                    &caller,
-                    path.slug,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_ARTICLE_COMMENT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteArticleCommentPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_ARTICLE_COMMENT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::delete_article_comment(
+                        handlers,
+                        &caller,
+                        path.slug,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_ARTICLE_COMMENT, reply))
     }
@@ -4024,36 +4075,39 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_ARTICLE_FAVORITE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                CreateArticleFavoritePath,
-                runtime::NoParameters,
-                _,
-            >(&CREATE_ARTICLE_FAVORITE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::create_article_favorite(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_ARTICLE_FAVORITE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    CreateArticleFavoritePath,
+                    runtime::NoParameters,
+                    _,
+                >(&CREATE_ARTICLE_FAVORITE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::create_article_favorite(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ARTICLE_FAVORITE, reply))
     }
@@ -4066,36 +4120,39 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_ARTICLE_FAVORITE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteArticleFavoritePath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_ARTICLE_FAVORITE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::delete_article_favorite(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_ARTICLE_FAVORITE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteArticleFavoritePath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_ARTICLE_FAVORITE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::delete_article_favorite(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_ARTICLE_FAVORITE, reply))
     }
@@ -4104,11 +4161,13 @@ impl<H: RealWorldConduitApiHandlers> RealWorldConduitApiApi for StrictServer<H> 
     ) -> ::std::result::Result<runtime::Reply<GetTags>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::get_tags(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::get_tags(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TAGS, reply))
     }
@@ -4137,36 +4196,39 @@ impl<H: RealWorldConduitApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ARTICLES_FEED.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetArticlesFeedParams,
-                _,
-            >(&GET_ARTICLES_FEED, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RealWorldConduitApiHandlers>::get_articles_feed(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ARTICLES_FEED.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetArticlesFeedParams,
+                    _,
+                >(&GET_ARTICLES_FEED, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RealWorldConduitApiHandlers>::get_articles_feed(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ARTICLES_FEED, reply))
     }

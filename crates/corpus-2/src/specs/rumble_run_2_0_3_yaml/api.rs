@@ -13710,36 +13710,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_AGENTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetAccountAgentsParams,
-                _,
-            >(&GET_ACCOUNT_AGENTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_agents(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_AGENTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetAccountAgentsParams,
+                    _,
+                >(&GET_ACCOUNT_AGENTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_agents(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_AGENTS, reply))
     }
@@ -13752,36 +13755,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_CREDENTIALS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetAccountCredentialsParams,
-                _,
-            >(&GET_ACCOUNT_CREDENTIALS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_credentials(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_CREDENTIALS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetAccountCredentialsParams,
+                    _,
+                >(&GET_ACCOUNT_CREDENTIALS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_credentials(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_CREDENTIALS, reply))
     }
@@ -13794,35 +13800,41 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_ACCOUNT_CREDENTIAL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::CredentialOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::create_account_credential(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_ACCOUNT_CREDENTIAL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::CredentialOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::create_account_credential(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_CREDENTIAL, reply))
     }
@@ -13835,36 +13847,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_CREDENTIAL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetAccountCredentialPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ACCOUNT_CREDENTIAL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_credential(
-                    handlers,
-                    &caller,
-                    path.credential_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_CREDENTIAL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetAccountCredentialPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ACCOUNT_CREDENTIAL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_credential(
+                        handlers,
+                        &caller,
+                        path.credential_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_CREDENTIAL, reply))
     }
@@ -13877,36 +13892,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_ACCOUNT_CREDENTIAL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveAccountCredentialPath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_ACCOUNT_CREDENTIAL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_account_credential(
-                    handlers,
-                    &caller,
-                    path.credential_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_ACCOUNT_CREDENTIAL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveAccountCredentialPath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_ACCOUNT_CREDENTIAL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_account_credential(
+                        handlers,
+                        &caller,
+                        path.credential_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_CREDENTIAL, reply))
     }
@@ -13919,36 +13937,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_EVENTS_JSON.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportEventsJsonParams,
-                _,
-            >(&EXPORT_EVENTS_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_events_json(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_EVENTS_JSON.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportEventsJsonParams,
+                    _,
+                >(&EXPORT_EVENTS_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_events_json(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_EVENTS_JSON, reply))
     }
@@ -13961,36 +13982,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_EVENTS_JSONL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportEventsJsonlParams,
-                _,
-            >(&EXPORT_EVENTS_JSONL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_events_jsonl(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_EVENTS_JSONL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportEventsJsonlParams,
+                    _,
+                >(&EXPORT_EVENTS_JSONL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_events_jsonl(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_EVENTS_JSONL, reply))
     }
@@ -13999,22 +14023,28 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAccountKeys>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_keys(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_keys(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_KEYS, reply))
     }
@@ -14027,35 +14057,41 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_ACCOUNT_KEY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::ApiKeyOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::create_account_key(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_ACCOUNT_KEY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::ApiKeyOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::create_account_key(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_KEY, reply))
     }
@@ -14065,36 +14101,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAccountKey>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_KEY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetAccountKeyPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ACCOUNT_KEY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_key(
-                    handlers,
-                    &caller,
-                    path.key_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_KEY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetAccountKeyPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ACCOUNT_KEY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_key(
+                        handlers,
+                        &caller,
+                        path.key_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_KEY, reply))
     }
@@ -14107,36 +14146,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_ACCOUNT_KEY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveAccountKeyPath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_ACCOUNT_KEY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_account_key(
-                    handlers,
-                    &caller,
-                    path.key_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_ACCOUNT_KEY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveAccountKeyPath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_ACCOUNT_KEY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_account_key(
+                        handlers,
+                        &caller,
+                        path.key_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_KEY, reply))
     }
@@ -14149,36 +14191,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    ROTATE_ACCOUNT_KEY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RotateAccountKeyPath,
-                runtime::NoParameters,
-                _,
-            >(&ROTATE_ACCOUNT_KEY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::rotate_account_key(
-                    handlers,
-                    &caller,
-                    path.key_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        ROTATE_ACCOUNT_KEY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RotateAccountKeyPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ROTATE_ACCOUNT_KEY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::rotate_account_key(
+                        handlers,
+                        &caller,
+                        path.key_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ROTATE_ACCOUNT_KEY, reply))
     }
@@ -14190,25 +14235,28 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_LICENSE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_license(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_LICENSE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_license(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_LICENSE, reply))
     }
@@ -14221,36 +14269,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_ORGANIZATIONS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetAccountOrganizationsParams,
-                _,
-            >(&GET_ACCOUNT_ORGANIZATIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_organizations(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_ORGANIZATIONS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetAccountOrganizationsParams,
+                    _,
+                >(&GET_ACCOUNT_ORGANIZATIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_organizations(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_ORGANIZATIONS, reply))
     }
@@ -14263,35 +14314,41 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_ACCOUNT_ORGANIZATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::OrgOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::create_account_organization(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_ACCOUNT_ORGANIZATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::OrgOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::create_account_organization(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_ORGANIZATION, reply))
     }
@@ -14304,36 +14361,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_ORGANIZATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetAccountOrganizationPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ACCOUNT_ORGANIZATION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_organization(
-                    handlers,
-                    &caller,
-                    path.org_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_ORGANIZATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetAccountOrganizationPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ACCOUNT_ORGANIZATION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_organization(
+                        handlers,
+                        &caller,
+                        path.org_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_ORGANIZATION, reply))
     }
@@ -14346,36 +14406,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_ACCOUNT_ORGANIZATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveAccountOrganizationPath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_ACCOUNT_ORGANIZATION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_account_organization(
-                    handlers,
-                    &caller,
-                    path.org_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_ACCOUNT_ORGANIZATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveAccountOrganizationPath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_ACCOUNT_ORGANIZATION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_account_organization(
+                        handlers,
+                        &caller,
+                        path.org_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_ORGANIZATION, reply))
     }
@@ -14389,46 +14452,52 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_ACCOUNT_ORGANIZATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateAccountOrganizationPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_ACCOUNT_ORGANIZATION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::OrgOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::update_account_organization(
-                    handlers,
-                    &caller,
-                    path.org_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_ACCOUNT_ORGANIZATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateAccountOrganizationPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_ACCOUNT_ORGANIZATION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::OrgOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::update_account_organization(
+                        handlers,
+                        &caller,
+                        path.org_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_ACCOUNT_ORGANIZATION, reply))
     }
@@ -14441,36 +14510,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteAccountOrganizationExportTokenPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::delete_account_organization_export_token(
-                    handlers,
-                    &caller,
-                    path.org_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteAccountOrganizationExportTokenPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::delete_account_organization_export_token(
+                        handlers,
+                        &caller,
+                        path.org_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, reply),
@@ -14485,36 +14557,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RotateAccountOrganizationExportTokenPath,
-                runtime::NoParameters,
-                _,
-            >(&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::rotate_account_organization_export_token(
-                    handlers,
-                    &caller,
-                    path.org_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RotateAccountOrganizationExportTokenPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::rotate_account_organization_export_token(
+                        handlers,
+                        &caller,
+                        path.org_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN, reply),
@@ -14529,36 +14604,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_SITES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetAccountSitesParams,
-                _,
-            >(&GET_ACCOUNT_SITES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_sites(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_SITES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetAccountSitesParams,
+                    _,
+                >(&GET_ACCOUNT_SITES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_sites(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_SITES, reply))
     }
@@ -14571,36 +14649,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_TASKS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetAccountTasksParams,
-                _,
-            >(&GET_ACCOUNT_TASKS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_tasks(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_TASKS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetAccountTasksParams,
+                    _,
+                >(&GET_ACCOUNT_TASKS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_tasks(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_TASKS, reply))
     }
@@ -14612,22 +14693,28 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_USERS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_users(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_USERS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_users(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_USERS, reply))
     }
@@ -14640,35 +14727,41 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_ACCOUNT_USER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::UserOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::create_account_user(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_ACCOUNT_USER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::UserOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::create_account_user(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_USER, reply))
     }
@@ -14678,36 +14771,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAccountUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ACCOUNT_USER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetAccountUserPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ACCOUNT_USER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_account_user(
-                    handlers,
-                    &caller,
-                    path.user_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ACCOUNT_USER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetAccountUserPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ACCOUNT_USER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_account_user(
+                        handlers,
+                        &caller,
+                        path.user_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ACCOUNT_USER, reply))
     }
@@ -14720,36 +14816,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_ACCOUNT_USER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveAccountUserPath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_ACCOUNT_USER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_account_user(
-                    handlers,
-                    &caller,
-                    path.user_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_ACCOUNT_USER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveAccountUserPath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_ACCOUNT_USER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_account_user(
+                        handlers,
+                        &caller,
+                        path.user_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_ACCOUNT_USER, reply))
     }
@@ -14763,46 +14862,52 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_ACCOUNT_USER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateAccountUserPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_ACCOUNT_USER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::UserOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::update_account_user(
-                    handlers,
-                    &caller,
-                    path.user_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_ACCOUNT_USER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateAccountUserPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_ACCOUNT_USER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::UserOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::update_account_user(
+                        handlers,
+                        &caller,
+                        path.user_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_ACCOUNT_USER, reply))
     }
@@ -14815,36 +14920,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RESET_ACCOUNT_USER_LOCKOUT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                ResetAccountUserLockoutPath,
-                runtime::NoParameters,
-                _,
-            >(&RESET_ACCOUNT_USER_LOCKOUT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::reset_account_user_lockout(
-                    handlers,
-                    &caller,
-                    path.user_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RESET_ACCOUNT_USER_LOCKOUT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    ResetAccountUserLockoutPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RESET_ACCOUNT_USER_LOCKOUT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::reset_account_user_lockout(
+                        handlers,
+                        &caller,
+                        path.user_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_LOCKOUT, reply))
     }
@@ -14857,36 +14965,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RESET_ACCOUNT_USER_MFA.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                ResetAccountUserMfaPath,
-                runtime::NoParameters,
-                _,
-            >(&RESET_ACCOUNT_USER_MFA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::reset_account_user_mfa(
-                    handlers,
-                    &caller,
-                    path.user_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RESET_ACCOUNT_USER_MFA.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    ResetAccountUserMfaPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RESET_ACCOUNT_USER_MFA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::reset_account_user_mfa(
+                        handlers,
+                        &caller,
+                        path.user_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_MFA, reply))
     }
@@ -14899,36 +15010,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RESET_ACCOUNT_USER_PASSWORD.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                ResetAccountUserPasswordPath,
-                runtime::NoParameters,
-                _,
-            >(&RESET_ACCOUNT_USER_PASSWORD, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::reset_account_user_password(
-                    handlers,
-                    &caller,
-                    path.user_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RESET_ACCOUNT_USER_PASSWORD.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    ResetAccountUserPasswordPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RESET_ACCOUNT_USER_PASSWORD, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::reset_account_user_password(
+                        handlers,
+                        &caller,
+                        path.user_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RESET_ACCOUNT_USER_PASSWORD, reply))
     }
@@ -14941,36 +15055,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_ASSETS_CISCO_CSV.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportAssetsCiscoCsvParams,
-                _,
-            >(&EXPORT_ASSETS_CISCO_CSV, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_assets_cisco_csv(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_ASSETS_CISCO_CSV.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportAssetsCiscoCsvParams,
+                    _,
+                >(&EXPORT_ASSETS_CISCO_CSV, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_assets_cisco_csv(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_CISCO_CSV, reply))
     }
@@ -14983,36 +15100,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_ASSETS_CSV.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportAssetsCsvParams,
-                _,
-            >(&EXPORT_ASSETS_CSV, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_assets_csv(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_ASSETS_CSV.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportAssetsCsvParams,
+                    _,
+                >(&EXPORT_ASSETS_CSV, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_assets_csv(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_CSV, reply))
     }
@@ -15025,36 +15145,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_ASSETS_JSON.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportAssetsJsonParams,
-                _,
-            >(&EXPORT_ASSETS_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_assets_json(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_ASSETS_JSON.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportAssetsJsonParams,
+                    _,
+                >(&EXPORT_ASSETS_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_assets_json(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_JSON, reply))
     }
@@ -15067,36 +15190,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_ASSETS_JSONL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportAssetsJsonlParams,
-                _,
-            >(&EXPORT_ASSETS_JSONL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_assets_jsonl(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_ASSETS_JSONL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportAssetsJsonlParams,
+                    _,
+                >(&EXPORT_ASSETS_JSONL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_assets_jsonl(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_JSONL, reply))
     }
@@ -15109,36 +15235,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_ASSETS_NMAP_XML.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportAssetsNmapXmlParams,
-                _,
-            >(&EXPORT_ASSETS_NMAP_XML, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_assets_nmap_xml(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_ASSETS_NMAP_XML.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportAssetsNmapXmlParams,
+                    _,
+                >(&EXPORT_ASSETS_NMAP_XML, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_assets_nmap_xml(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_ASSETS_NMAP_XML, reply))
     }
@@ -15150,25 +15279,28 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    SNOW_EXPORT_ASSETS_CSV.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::snow_export_assets_csv(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        SNOW_EXPORT_ASSETS_CSV.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::snow_export_assets_csv(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_ASSETS_CSV, reply))
     }
@@ -15180,25 +15312,28 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    SNOW_EXPORT_ASSETS_JSON.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::snow_export_assets_json(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        SNOW_EXPORT_ASSETS_JSON.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::snow_export_assets_json(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_ASSETS_JSON, reply))
     }
@@ -15211,36 +15346,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    SPLUNK_ASSET_SYNC_CREATED_JSON.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SplunkAssetSyncCreatedJsonParams,
-                _,
-            >(&SPLUNK_ASSET_SYNC_CREATED_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::splunk_asset_sync_created_json(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        SPLUNK_ASSET_SYNC_CREATED_JSON.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SplunkAssetSyncCreatedJsonParams,
+                    _,
+                >(&SPLUNK_ASSET_SYNC_CREATED_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::splunk_asset_sync_created_json(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&SPLUNK_ASSET_SYNC_CREATED_JSON, reply),
@@ -15255,36 +15393,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    SPLUNK_ASSET_SYNC_UPDATED_JSON.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SplunkAssetSyncUpdatedJsonParams,
-                _,
-            >(&SPLUNK_ASSET_SYNC_UPDATED_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::splunk_asset_sync_updated_json(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        SPLUNK_ASSET_SYNC_UPDATED_JSON.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SplunkAssetSyncUpdatedJsonParams,
+                    _,
+                >(&SPLUNK_ASSET_SYNC_UPDATED_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::splunk_asset_sync_updated_json(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&SPLUNK_ASSET_SYNC_UPDATED_JSON, reply),
@@ -15299,36 +15440,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_SERVICES_CSV.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportServicesCsvParams,
-                _,
-            >(&EXPORT_SERVICES_CSV, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_services_csv(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_SERVICES_CSV.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportServicesCsvParams,
+                    _,
+                >(&EXPORT_SERVICES_CSV, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_services_csv(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_CSV, reply))
     }
@@ -15341,36 +15485,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_SERVICES_JSON.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportServicesJsonParams,
-                _,
-            >(&EXPORT_SERVICES_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_services_json(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_SERVICES_JSON.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportServicesJsonParams,
+                    _,
+                >(&EXPORT_SERVICES_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_services_json(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_JSON, reply))
     }
@@ -15383,36 +15530,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_SERVICES_JSONL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportServicesJsonlParams,
-                _,
-            >(&EXPORT_SERVICES_JSONL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_services_jsonl(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_SERVICES_JSONL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportServicesJsonlParams,
+                    _,
+                >(&EXPORT_SERVICES_JSONL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_services_jsonl(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_SERVICES_JSONL, reply))
     }
@@ -15424,25 +15574,28 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    SNOW_EXPORT_SERVICES_CSV.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::snow_export_services_csv(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        SNOW_EXPORT_SERVICES_CSV.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::snow_export_services_csv(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SNOW_EXPORT_SERVICES_CSV, reply))
     }
@@ -15451,22 +15604,28 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ExportSitesCsv>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_SITES_CSV.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_sites_csv(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_SITES_CSV.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_sites_csv(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_CSV, reply))
     }
@@ -15479,36 +15638,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_SITES_JSON.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportSitesJsonParams,
-                _,
-            >(&EXPORT_SITES_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_sites_json(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_SITES_JSON.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportSitesJsonParams,
+                    _,
+                >(&EXPORT_SITES_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_sites_json(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_JSON, reply))
     }
@@ -15521,36 +15683,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_SITES_JSONL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportSitesJsonlParams,
-                _,
-            >(&EXPORT_SITES_JSONL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_sites_jsonl(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_SITES_JSONL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportSitesJsonlParams,
+                    _,
+                >(&EXPORT_SITES_JSONL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_sites_jsonl(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_SITES_JSONL, reply))
     }
@@ -15563,36 +15728,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_WIRELESS_CSV.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportWirelessCsvParams,
-                _,
-            >(&EXPORT_WIRELESS_CSV, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_wireless_csv(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_WIRELESS_CSV.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportWirelessCsvParams,
+                    _,
+                >(&EXPORT_WIRELESS_CSV, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_wireless_csv(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_CSV, reply))
     }
@@ -15605,36 +15773,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_WIRELESS_JSON.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportWirelessJsonParams,
-                _,
-            >(&EXPORT_WIRELESS_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_wireless_json(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_WIRELESS_JSON.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportWirelessJsonParams,
+                    _,
+                >(&EXPORT_WIRELESS_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_wireless_json(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_JSON, reply))
     }
@@ -15647,36 +15818,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    EXPORT_WIRELESS_JSONL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ExportWirelessJsonlParams,
-                _,
-            >(&EXPORT_WIRELESS_JSONL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::export_wireless_jsonl(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        EXPORT_WIRELESS_JSONL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ExportWirelessJsonlParams,
+                    _,
+                >(&EXPORT_WIRELESS_JSONL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::export_wireless_jsonl(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EXPORT_WIRELESS_JSONL, reply))
     }
@@ -15688,22 +15862,28 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ORGANIZATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_organization(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ORGANIZATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_organization(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ORGANIZATION, reply))
     }
@@ -15716,35 +15896,41 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_ORGANIZATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::OrgOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::update_organization(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_ORGANIZATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::OrgOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::update_organization(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_ORGANIZATION, reply))
     }
@@ -15753,21 +15939,25 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAgents>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_AGENTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_agents(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_AGENTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_agents(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_AGENTS, reply))
     }
@@ -15777,36 +15967,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAgent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_AGENT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetAgentPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_AGENT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_agent(
-                    handlers,
-                    &caller,
-                    path.agent_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_AGENT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetAgentPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_AGENT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_agent(
+                        handlers,
+                        &caller,
+                        path.agent_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_AGENT, reply))
     }
@@ -15816,36 +16009,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RemoveAgent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_AGENT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveAgentPath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_AGENT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_agent(
-                    handlers,
-                    &caller,
-                    path.agent_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_AGENT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveAgentPath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_AGENT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_agent(
+                        handlers,
+                        &caller,
+                        path.agent_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_AGENT, reply))
     }
@@ -15859,46 +16055,52 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_AGENT_SITE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateAgentSitePath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_AGENT_SITE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::AgentSiteId>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::update_agent_site(
-                    handlers,
-                    &caller,
-                    path.agent_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_AGENT_SITE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateAgentSitePath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_AGENT_SITE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::AgentSiteId>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::update_agent_site(
+                        handlers,
+                        &caller,
+                        path.agent_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_AGENT_SITE, reply))
     }
@@ -15908,36 +16110,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UpgradeAgent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPGRADE_AGENT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpgradeAgentPath,
-                runtime::NoParameters,
-                _,
-            >(&UPGRADE_AGENT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::upgrade_agent(
-                    handlers,
-                    &caller,
-                    path.agent_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPGRADE_AGENT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpgradeAgentPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPGRADE_AGENT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::upgrade_agent(
+                        handlers,
+                        &caller,
+                        path.agent_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPGRADE_AGENT, reply))
     }
@@ -15947,36 +16152,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAssets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ASSETS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetAssetsParams,
-                _,
-            >(&GET_ASSETS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_assets(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ASSETS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetAssetsParams,
+                    _,
+                >(&GET_ASSETS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_assets(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ASSETS, reply))
     }
@@ -15986,36 +16194,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAsset>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_ASSET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetAssetPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ASSET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_asset(
-                    handlers,
-                    &caller,
-                    path.asset_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_ASSET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetAssetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ASSET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_asset(
+                        handlers,
+                        &caller,
+                        path.asset_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ASSET, reply))
     }
@@ -16025,36 +16236,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RemoveAsset>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_ASSET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveAssetPath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_ASSET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_asset(
-                    handlers,
-                    &caller,
-                    path.asset_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_ASSET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveAssetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_ASSET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_asset(
+                        handlers,
+                        &caller,
+                        path.asset_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_ASSET, reply))
     }
@@ -16068,46 +16282,52 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_ASSET_COMMENTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateAssetCommentsPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_ASSET_COMMENTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::AssetComments>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::update_asset_comments(
-                    handlers,
-                    &caller,
-                    path.asset_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_ASSET_COMMENTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateAssetCommentsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_ASSET_COMMENTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::AssetComments>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::update_asset_comments(
+                        handlers,
+                        &caller,
+                        path.asset_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_ASSET_COMMENTS, reply))
     }
@@ -16121,46 +16341,52 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_ASSET_TAGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateAssetTagsPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_ASSET_TAGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::AssetTags>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::update_asset_tags(
-                    handlers,
-                    &caller,
-                    path.asset_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_ASSET_TAGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateAssetTagsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_ASSET_TAGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::AssetTags>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::update_asset_tags(
+                        handlers,
+                        &caller,
+                        path.asset_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_ASSET_TAGS, reply))
     }
@@ -16169,21 +16395,25 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetKey>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_KEY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_key(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_KEY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_key(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_KEY, reply))
     }
@@ -16192,21 +16422,25 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RemoveKey>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_KEY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_key(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_KEY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_key(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_KEY, reply))
     }
@@ -16215,21 +16449,25 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RotateKey>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    ROTATE_KEY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::rotate_key(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        ROTATE_KEY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::rotate_key(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ROTATE_KEY, reply))
     }
@@ -16239,36 +16477,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetServices>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SERVICES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetServicesParams,
-                _,
-            >(&GET_SERVICES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_services(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SERVICES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetServicesParams,
+                    _,
+                >(&GET_SERVICES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_services(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SERVICES, reply))
     }
@@ -16278,36 +16519,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SERVICE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetServicePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SERVICE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_service(
-                    handlers,
-                    &caller,
-                    path.service_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SERVICE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetServicePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SERVICE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_service(
+                        handlers,
+                        &caller,
+                        path.service_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SERVICE, reply))
     }
@@ -16317,36 +16561,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RemoveService>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_SERVICE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveServicePath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_SERVICE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_service(
-                    handlers,
-                    &caller,
-                    path.service_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_SERVICE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveServicePath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_SERVICE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_service(
+                        handlers,
+                        &caller,
+                        path.service_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_SERVICE, reply))
     }
@@ -16355,21 +16602,25 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetSites>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SITES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_sites(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SITES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_sites(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SITES, reply))
     }
@@ -16379,31 +16630,41 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<CreateSite>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_SITE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::SiteOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::create_site(handlers, &caller, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_SITE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::SiteOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::create_site(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_SITE, reply))
     }
@@ -16413,36 +16674,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetSite>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SITE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetSitePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SITE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_site(
-                    handlers,
-                    &caller,
-                    path.site_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SITE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetSitePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SITE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_site(
+                        handlers,
+                        &caller,
+                        path.site_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SITE, reply))
     }
@@ -16452,36 +16716,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RemoveSite>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_SITE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveSitePath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_SITE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_site(
-                    handlers,
-                    &caller,
-                    path.site_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_SITE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveSitePath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_SITE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_site(
+                        handlers,
+                        &caller,
+                        path.site_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_SITE, reply))
     }
@@ -16492,46 +16759,52 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UpdateSite>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_SITE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateSitePath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_SITE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::SiteOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::update_site(
-                    handlers,
-                    &caller,
-                    path.site_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_SITE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateSitePath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_SITE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::SiteOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::update_site(
+                        handlers,
+                        &caller,
+                        path.site_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_SITE, reply))
     }
@@ -16542,43 +16815,49 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ImportScanData>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    IMPORT_SCAN_DATA.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                ImportScanDataPath,
-                runtime::NoParameters,
-                _,
-            >(&IMPORT_SCAN_DATA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::import_scan_data(
-                    handlers,
-                    &caller,
-                    path.site_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        IMPORT_SCAN_DATA.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    ImportScanDataPath,
+                    runtime::NoParameters,
+                    _,
+                >(&IMPORT_SCAN_DATA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::import_scan_data(
+                        handlers,
+                        &caller,
+                        path.site_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IMPORT_SCAN_DATA, reply))
     }
@@ -16589,43 +16868,49 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<CreateScan>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_SCAN.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                CreateScanPath,
-                runtime::NoParameters,
-                _,
-            >(&CREATE_SCAN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::ScanOptions>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::create_scan(
-                    handlers,
-                    &caller,
-                    path.site_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_SCAN.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    CreateScanPath,
+                    runtime::NoParameters,
+                    _,
+                >(&CREATE_SCAN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::ScanOptions>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::create_scan(
+                        handlers,
+                        &caller,
+                        path.site_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_SCAN, reply))
     }
@@ -16635,32 +16920,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetTasks>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TASKS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetTasksParams,
-                _,
-            >(&GET_TASKS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_tasks(handlers, &caller, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TASKS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetTasksParams,
+                    _,
+                >(&GET_TASKS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_tasks(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TASKS, reply))
     }
@@ -16670,36 +16962,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TASK.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetTaskPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_TASK, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_task(
-                    handlers,
-                    &caller,
-                    path.task_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TASK.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetTaskPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_TASK, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_task(
+                        handlers,
+                        &caller,
+                        path.task_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TASK, reply))
     }
@@ -16710,43 +17005,50 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UpdateTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_TASK.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                UpdateTaskPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_TASK, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::Task>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::update_task(
-                    handlers,
-                    &caller,
-                    path.task_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_TASK.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateTaskPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_TASK, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::Task>().and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::update_task(
+                        handlers,
+                        &caller,
+                        path.task_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_TASK, reply))
     }
@@ -16759,36 +17061,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TASK_CHANGE_REPORT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetTaskChangeReportPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_TASK_CHANGE_REPORT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_task_change_report(
-                    handlers,
-                    &caller,
-                    path.task_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TASK_CHANGE_REPORT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetTaskChangeReportPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_TASK_CHANGE_REPORT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_task_change_report(
+                        handlers,
+                        &caller,
+                        path.task_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TASK_CHANGE_REPORT, reply))
     }
@@ -16801,36 +17106,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TASK_SCAN_DATA.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetTaskScanDataPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_TASK_SCAN_DATA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_task_scan_data(
-                    handlers,
-                    &caller,
-                    path.task_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TASK_SCAN_DATA.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetTaskScanDataPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_TASK_SCAN_DATA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_task_scan_data(
+                        handlers,
+                        &caller,
+                        path.task_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TASK_SCAN_DATA, reply))
     }
@@ -16840,36 +17148,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<HideTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    HIDE_TASK.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                HideTaskPath,
-                runtime::NoParameters,
-                _,
-            >(&HIDE_TASK, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::hide_task(
-                    handlers,
-                    &caller,
-                    path.task_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        HIDE_TASK.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    HideTaskPath,
+                    runtime::NoParameters,
+                    _,
+                >(&HIDE_TASK, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::hide_task(
+                        handlers,
+                        &caller,
+                        path.task_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HIDE_TASK, reply))
     }
@@ -16879,36 +17190,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<StopTask>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    STOP_TASK.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                StopTaskPath,
-                runtime::NoParameters,
-                _,
-            >(&STOP_TASK, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::stop_task(
-                    handlers,
-                    &caller,
-                    path.task_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        STOP_TASK.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    StopTaskPath,
+                    runtime::NoParameters,
+                    _,
+                >(&STOP_TASK, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::stop_task(
+                        handlers,
+                        &caller,
+                        path.task_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&STOP_TASK, reply))
     }
@@ -16921,36 +17235,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_WIRELESS_LA_NS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetWirelessLaNsParams,
-                _,
-            >(&GET_WIRELESS_LA_NS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_wireless_la_ns(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_WIRELESS_LA_NS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetWirelessLaNsParams,
+                    _,
+                >(&GET_WIRELESS_LA_NS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_wireless_la_ns(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_WIRELESS_LA_NS, reply))
     }
@@ -16960,36 +17277,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetWirelessLan>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_WIRELESS_LAN.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetWirelessLanPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_WIRELESS_LAN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_wireless_lan(
-                    handlers,
-                    &caller,
-                    path.wireless_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_WIRELESS_LAN.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetWirelessLanPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_WIRELESS_LAN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_wireless_lan(
+                        handlers,
+                        &caller,
+                        path.wireless_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_WIRELESS_LAN, reply))
     }
@@ -17002,36 +17322,39 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    REMOVE_WIRELESS_LAN.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RemoveWirelessLanPath,
-                runtime::NoParameters,
-                _,
-            >(&REMOVE_WIRELESS_LAN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::remove_wireless_lan(
-                    handlers,
-                    &caller,
-                    path.wireless_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        REMOVE_WIRELESS_LAN.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RemoveWirelessLanPath,
+                    runtime::NoParameters,
+                    _,
+                >(&REMOVE_WIRELESS_LAN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::remove_wireless_lan(
+                        handlers,
+                        &caller,
+                        path.wireless_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_WIRELESS_LAN, reply))
     }
@@ -17043,12 +17366,15 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_latest_agent_version(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_latest_agent_version(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LATEST_AGENT_VERSION, reply))
     }
@@ -17060,14 +17386,15 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_latest_platform_version(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_latest_platform_version(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LATEST_PLATFORM_VERSION, reply))
     }
@@ -17079,12 +17406,15 @@ impl<H: RumbleApiHandlers> RumbleApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::get_latest_scanner_version(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::get_latest_scanner_version(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LATEST_SCANNER_VERSION, reply))
     }
@@ -17113,35 +17443,41 @@ impl<H: RumbleApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_ACCOUNT_USER_INVITE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::UserInviteOptions>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as RumbleApiHandlers>::create_account_user_invite(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_ACCOUNT_USER_INVITE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::UserInviteOptions>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as RumbleApiHandlers>::create_account_user_invite(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ACCOUNT_USER_INVITE, reply))
     }

@@ -1697,21 +1697,26 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::AdultContentDetectionRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::adult_content_detection(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::AdultContentDetectionRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::adult_content_detection(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ADULT_CONTENT_DETECTION, reply))
     }
@@ -1724,21 +1729,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::CommercialDetectionRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::commercial_detection(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::CommercialDetectionRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::commercial_detection(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&COMMERCIAL_DETECTION, reply))
     }
@@ -1751,21 +1760,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::DocumentSimilarityRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::document_similarity(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::DocumentSimilarityRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::document_similarity(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DOCUMENT_SIMILARITY, reply))
     }
@@ -1778,21 +1791,26 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::EducationalDetectionRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::educational_detection(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::EducationalDetectionRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::educational_detection(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&EDUCATIONAL_DETECTION, reply))
     }
@@ -1805,21 +1823,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::GenderDetectionRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::gender_detection(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::GenderDetectionRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::gender_detection(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GENDER_DETECTION, reply))
     }
@@ -1832,21 +1854,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::KeywordExtractionRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::keyword_extraction(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::KeywordExtractionRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::keyword_extraction(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&KEYWORD_EXTRACTION, reply))
     }
@@ -1859,21 +1885,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::LanguageDetectionRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::language_detection(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::LanguageDetectionRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::language_detection(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LANGUAGE_DETECTION, reply))
     }
@@ -1886,21 +1916,26 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::ReadabilityAssessmentRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::readability_assessment(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::ReadabilityAssessmentRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::readability_assessment(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&READABILITY_ASSESSMENT, reply))
     }
@@ -1913,21 +1948,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::SentimentAnalysisRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::sentiment_analysis(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::SentimentAnalysisRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::sentiment_analysis(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SENTIMENT_ANALYSIS, reply))
     }
@@ -1937,18 +1976,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SpamDetection>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::SpamDetectionRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::spam_detection(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::SpamDetectionRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::spam_detection(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SPAM_DETECTION, reply))
     }
@@ -1961,21 +2007,26 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::SubjectivityAnalysisRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::subjectivity_analysis(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::SubjectivityAnalysisRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::subjectivity_analysis(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SUBJECTIVITY_ANALYSIS, reply))
     }
@@ -1985,18 +2036,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TextExtraction>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::TextExtractionRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::text_extraction(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::TextExtractionRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::text_extraction(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TEXT_EXTRACTION, reply))
     }
@@ -2009,21 +2067,25 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::TopicClassificationRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::topic_classification(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::TopicClassificationRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::topic_classification(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TOPIC_CLASSIFICATION, reply))
     }
@@ -2036,22 +2098,27 @@ impl<H: ApiDatumboxComHandlers> ApiDatumboxComApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::TwitterSentimentAnalysisRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ApiDatumboxComHandlers>::twitter_sentiment_analysis(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::TwitterSentimentAnalysisRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ApiDatumboxComHandlers>::twitter_sentiment_analysis(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TWITTER_SENTIMENT_ANALYSIS, reply))
     }

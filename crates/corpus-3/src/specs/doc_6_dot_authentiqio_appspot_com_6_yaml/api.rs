@@ -2884,18 +2884,22 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<KeyRegister>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::key_register(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::key_register(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&KEY_REGISTER, reply))
     }
@@ -2908,25 +2912,26 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                KeyRevokeNosecretParams,
-                _,
-            >(&KEY_REVOKE_NOSECRET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::key_revoke_nosecret(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    KeyRevokeNosecretParams,
+                    _,
+                >(&KEY_REVOKE_NOSECRET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::key_revoke_nosecret(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&KEY_REVOKE_NOSECRET, reply))
     }
@@ -2936,22 +2941,26 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<KeyRetrieve>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                KeyRetrievePath,
-                runtime::NoParameters,
-                _,
-            >(&KEY_RETRIEVE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::key_retrieve(handlers, path.pk)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    KeyRetrievePath,
+                    runtime::NoParameters,
+                    _,
+                >(&KEY_RETRIEVE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::key_retrieve(
+                        handlers,
+                        path.pk,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&KEY_RETRIEVE, reply))
     }
@@ -2962,28 +2971,36 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<KeyBind>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                KeyBindPath,
-                runtime::NoParameters,
-                _,
-            >(&KEY_BIND, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::key_bind(handlers, path.pk, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    KeyBindPath,
+                    runtime::NoParameters,
+                    _,
+                >(&KEY_BIND, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::key_bind(
+                        handlers,
+                        path.pk,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&KEY_BIND, reply))
     }
@@ -2994,32 +3011,36 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<KeyUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                KeyUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&KEY_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::key_update(
-                    handlers,
-                    path.pk,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    KeyUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&KEY_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::key_update(
+                        handlers,
+                        path.pk,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&KEY_UPDATE, reply))
     }
@@ -3029,26 +3050,27 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<KeyRevoke>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                KeyRevokePath,
-                KeyRevokeParams,
-                _,
-            >(&KEY_REVOKE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::key_revoke(
-                    handlers,
-                    path.pk,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    KeyRevokePath,
+                    KeyRevokeParams,
+                    _,
+                >(&KEY_REVOKE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::key_revoke(
+                        handlers,
+                        path.pk,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&KEY_REVOKE, reply))
     }
@@ -3058,22 +3080,26 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<HeadKeyByPk>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                HeadKeyByPkPath,
-                runtime::NoParameters,
-                _,
-            >(&HEAD_KEY_BY_PK, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::head_key_by_pk(handlers, path.pk)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    HeadKeyByPkPath,
+                    runtime::NoParameters,
+                    _,
+                >(&HEAD_KEY_BY_PK, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::head_key_by_pk(
+                        handlers,
+                        path.pk,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HEAD_KEY_BY_PK, reply))
     }
@@ -3087,32 +3113,36 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PushLoginRequestParams,
-                _,
-            >(&PUSH_LOGIN_REQUEST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::push_login_request(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PushLoginRequestParams,
+                    _,
+                >(&PUSH_LOGIN_REQUEST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::push_login_request(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUSH_LOGIN_REQUEST, reply))
     }
@@ -3123,32 +3153,36 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SignRequest>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SignRequestParams,
-                _,
-            >(&SIGN_REQUEST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::sign_request(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SignRequestParams,
+                    _,
+                >(&SIGN_REQUEST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::sign_request(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SIGN_REQUEST, reply))
     }
@@ -3158,31 +3192,35 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SignRetrieve>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &SIGN_RETRIEVE,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                SignRetrievePath,
-                runtime::NoParameters,
-                _,
-            >(&SIGN_RETRIEVE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::sign_retrieve(handlers, path.job)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &SIGN_RETRIEVE,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    SignRetrievePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SIGN_RETRIEVE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::sign_retrieve(
+                        handlers,
+                        path.job,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SIGN_RETRIEVE, reply))
     }
@@ -3192,22 +3230,26 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SignUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SignUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&SIGN_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::sign_update(handlers, path.job)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SignUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SIGN_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::sign_update(
+                        handlers,
+                        path.job,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SIGN_UPDATE, reply))
     }
@@ -3217,22 +3259,26 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SignConfirm>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SignConfirmPath,
-                runtime::NoParameters,
-                _,
-            >(&SIGN_CONFIRM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::sign_confirm(handlers, path.job)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SignConfirmPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SIGN_CONFIRM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::sign_confirm(
+                        handlers,
+                        path.job,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SIGN_CONFIRM, reply))
     }
@@ -3242,22 +3288,26 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SignDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SignDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&SIGN_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::sign_delete(handlers, path.job)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SignDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SIGN_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::sign_delete(
+                        handlers,
+                        path.job,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SIGN_DELETE, reply))
     }
@@ -3270,25 +3320,26 @@ impl<H: AuthentiqApiHandlers> AuthentiqApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SignRetrieveHeadPath,
-                runtime::NoParameters,
-                _,
-            >(&SIGN_RETRIEVE_HEAD, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as AuthentiqApiHandlers>::sign_retrieve_head(
-                    handlers,
-                    path.job,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SignRetrieveHeadPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SIGN_RETRIEVE_HEAD, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as AuthentiqApiHandlers>::sign_retrieve_head(
+                        handlers,
+                        path.job,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SIGN_RETRIEVE_HEAD, reply))
     }

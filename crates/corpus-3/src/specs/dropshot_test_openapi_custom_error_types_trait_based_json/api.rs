@@ -662,11 +662,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DropshotError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::dropshot_error(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::dropshot_error(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DROPSHOT_ERROR, reply))
     }
@@ -676,22 +677,26 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<EnumError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                EnumErrorPath,
-                runtime::NoParameters,
-                _,
-            >(&ENUM_ERROR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::enum_error(handlers, path.should_error)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    EnumErrorPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ENUM_ERROR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::enum_error(
+                        handlers,
+                        path.should_error,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ENUM_ERROR, reply))
     }
@@ -701,22 +706,26 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<StructError>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                StructErrorPath,
-                runtime::NoParameters,
-                _,
-            >(&STRUCT_ERROR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::struct_error(handlers, path.should_error)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    StructErrorPath,
+                    runtime::NoParameters,
+                    _,
+                >(&STRUCT_ERROR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::struct_error(
+                        handlers,
+                        path.should_error,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&STRUCT_ERROR, reply))
     }

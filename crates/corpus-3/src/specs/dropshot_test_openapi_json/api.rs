@@ -5461,17 +5461,21 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler7>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler7(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler7(handlers, body).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER7, reply))
     }
@@ -5480,11 +5484,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler8>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler8(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler8(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER8, reply))
     }
@@ -5493,11 +5498,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler9>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler9(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler9(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER9, reply))
     }
@@ -5507,20 +5513,24 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler10>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::NeverDuplicatedBodyTopLevel>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler10(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::NeverDuplicatedBodyTopLevel>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler10(handlers, body).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER10, reply))
     }
@@ -5530,20 +5540,24 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler11>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::NeverDuplicatedBodyTopLevel>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler11(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::NeverDuplicatedBodyTopLevel>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler11(handlers, body).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER11, reply))
     }
@@ -5553,20 +5567,24 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler12>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::NeverDuplicatedTop>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler12(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::NeverDuplicatedTop>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler12(handlers, body).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER12, reply))
     }
@@ -5575,11 +5593,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler13>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler13(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler13(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER13, reply))
     }
@@ -5588,11 +5607,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Vzeroupper>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::vzeroupper(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::vzeroupper(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VZEROUPPER, reply))
     }
@@ -5601,11 +5621,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<BigFlat>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::big_flat(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::big_flat(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&BIG_FLAT, reply))
     }
@@ -5615,21 +5636,22 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler6>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                Handler6Params,
-                _,
-            >(&HANDLER6, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler6(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    Handler6Params,
+                    _,
+                >(&HANDLER6, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler6(handlers, params).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER6, reply))
     }
@@ -5639,17 +5661,18 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Vzerolower>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let upgrade = match handshake.upgrade() {
-                ::std::result::Result::Ok(upgrade) => upgrade,
-                ::std::result::Result::Err((status, problem)) => {
-                    return runtime::Reply::problem(status, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::vzerolower(handlers, upgrade).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let upgrade = match handshake.upgrade() {
+                    ::std::result::Result::Ok(upgrade) => upgrade,
+                    ::std::result::Result::Err((status, problem)) => {
+                        return runtime::Reply::problem(status, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::vzerolower(handlers, upgrade).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VZEROLOWER, reply))
     }
@@ -5658,11 +5681,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler18>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler18(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler18(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER18, reply))
     }
@@ -5671,11 +5695,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler21>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler21(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler21(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER21, reply))
     }
@@ -5684,11 +5709,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler22>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler22(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler22(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER22, reply))
     }
@@ -5697,11 +5723,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler23>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler23(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler23(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER23, reply))
     }
@@ -5711,20 +5738,24 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler4>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::BodyParam>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler4(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::BodyParam>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler4(handlers, body).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER4, reply))
     }
@@ -5733,11 +5764,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler24>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler24(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler24(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER24, reply))
     }
@@ -5747,21 +5779,22 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler3>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                Handler3Path,
-                runtime::NoParameters,
-                _,
-            >(&HANDLER3, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler3(handlers, path.x).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    Handler3Path,
+                    runtime::NoParameters,
+                    _,
+                >(&HANDLER3, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler3(handlers, path.x).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER3, reply))
     }
@@ -5771,21 +5804,25 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler25>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .multipart::<runtime::NoFields>()
-                .await
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler25(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .multipart::<runtime::NoFields>()
+                    .await
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler25(handlers, body).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER25, reply))
     }
@@ -5794,11 +5831,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler1(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler1(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER1, reply))
     }
@@ -5809,31 +5847,40 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler5>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                Handler5Path,
-                Handler5Params,
-                _,
-            >(&HANDLER5, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::BodyParam>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler5(handlers, path.x, params, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    Handler5Path,
+                    Handler5Params,
+                    _,
+                >(&HANDLER5, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::BodyParam>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler5(
+                        handlers,
+                        path.x,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER5, reply))
     }
@@ -5843,20 +5890,24 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler20>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::BodyParam>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler20(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::BodyParam>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler20(handlers, body).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER20, reply))
     }
@@ -5866,21 +5917,22 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler2>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                Handler2Params,
-                _,
-            >(&HANDLER2, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler2(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    Handler2Params,
+                    _,
+                >(&HANDLER2, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler2(handlers, params).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER2, reply))
     }
@@ -5891,33 +5943,37 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler31>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                Handler31Path,
-                Handler31Params,
-                _,
-            >(&HANDLER31, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler31(
-                    handlers,
-                    path.aa,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    Handler31Path,
+                    Handler31Params,
+                    _,
+                >(&HANDLER31, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler31(
+                        handlers,
+                        path.aa,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER31, reply))
     }
@@ -5927,22 +5983,23 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler30>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                Handler30Path,
-                runtime::NoParameters,
-                _,
-            >(&HANDLER30, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler30(handlers, path.aa, path.bb)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    Handler30Path,
+                    runtime::NoParameters,
+                    _,
+                >(&HANDLER30, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler30(handlers, path.aa, path.bb)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER30, reply))
     }
@@ -5953,33 +6010,37 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler32>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                Handler32Path,
-                Handler32Params,
-                _,
-            >(&HANDLER32, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler32(
-                    handlers,
-                    path.aa,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    Handler32Path,
+                    Handler32Params,
+                    _,
+                >(&HANDLER32, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler32(
+                        handlers,
+                        path.aa,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER32, reply))
     }
@@ -5989,21 +6050,22 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Hparam>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                HparamParams,
-                _,
-            >(&HPARAM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::hparam(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    HparamParams,
+                    _,
+                >(&HPARAM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::hparam(handlers, params).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HPARAM, reply))
     }
@@ -6012,11 +6074,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler16>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler16(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler16(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER16, reply))
     }
@@ -6025,11 +6088,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler15>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler15(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler15(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER15, reply))
     }
@@ -6038,11 +6102,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler19>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler19(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler19(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER19, reply))
     }
@@ -6051,11 +6116,12 @@ impl<H: TestHandlers> TestApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler17>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as TestHandlers>::handler17(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as TestHandlers>::handler17(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER17, reply))
     }

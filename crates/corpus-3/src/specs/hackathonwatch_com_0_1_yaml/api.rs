@@ -453,14 +453,15 @@ impl<H: HackathonWatchHandlers> HackathonWatchApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HackathonWatchHandlers>::get_swagger_doc_format(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HackathonWatchHandlers>::get_swagger_doc_format(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SWAGGER_DOC_FORMAT, reply))
     }
@@ -489,25 +490,26 @@ impl<H: HackathonWatchHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetHackathonsComingFormatParams,
-                _,
-            >(&GET_HACKATHONS_COMING_FORMAT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HackathonWatchHandlers>::get_hackathons_coming_format(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetHackathonsComingFormatParams,
+                    _,
+                >(&GET_HACKATHONS_COMING_FORMAT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HackathonWatchHandlers>::get_hackathons_coming_format(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_HACKATHONS_COMING_FORMAT, reply))
     }
@@ -520,25 +522,26 @@ impl<H: HackathonWatchHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetHackathonsIdFormatPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_HACKATHONS_ID_FORMAT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HackathonWatchHandlers>::get_hackathons_id_format(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetHackathonsIdFormatPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_HACKATHONS_ID_FORMAT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HackathonWatchHandlers>::get_hackathons_id_format(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_HACKATHONS_ID_FORMAT, reply))
     }
@@ -551,25 +554,26 @@ impl<H: HackathonWatchHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetSwaggerDocNameFormatPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SWAGGER_DOC_NAME_FORMAT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HackathonWatchHandlers>::get_swagger_doc_name_format(
-                    handlers,
-                    path.name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetSwaggerDocNameFormatPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SWAGGER_DOC_NAME_FORMAT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HackathonWatchHandlers>::get_swagger_doc_name_format(
+                        handlers,
+                        path.name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SWAGGER_DOC_NAME_FORMAT, reply))
     }

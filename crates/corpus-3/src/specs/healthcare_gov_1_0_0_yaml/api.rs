@@ -2747,25 +2747,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetApiArticlesMediaTypeExtensionPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_api_articles_media_type_extension(
-                    handlers,
-                    path.media_type_extension,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiArticlesMediaTypeExtensionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_api_articles_media_type_extension(
+                        handlers,
+                        path.media_type_extension,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION, reply),
@@ -2780,25 +2781,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetApiBlogMediaTypeExtensionPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_BLOG_MEDIA_TYPE_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_api_blog_media_type_extension(
-                    handlers,
-                    path.media_type_extension,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiBlogMediaTypeExtensionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_BLOG_MEDIA_TYPE_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_api_blog_media_type_extension(
+                        handlers,
+                        path.media_type_extension,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_BLOG_MEDIA_TYPE_EXTENSION, reply),
@@ -2813,25 +2815,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetApiGlossaryMediaTypeExtensionPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_api_glossary_media_type_extension(
-                    handlers,
-                    path.media_type_extension,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiGlossaryMediaTypeExtensionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_api_glossary_media_type_extension(
+                        handlers,
+                        path.media_type_extension,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION, reply),
@@ -2846,25 +2849,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetApiQuestionsMediaTypeExtensionPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_api_questions_media_type_extension(
-                    handlers,
-                    path.media_type_extension,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiQuestionsMediaTypeExtensionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_api_questions_media_type_extension(
+                        handlers,
+                        path.media_type_extension,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION, reply),
@@ -2879,25 +2883,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetApiStatesMediaTypeExtensionPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_STATES_MEDIA_TYPE_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_api_states_media_type_extension(
-                    handlers,
-                    path.media_type_extension,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiStatesMediaTypeExtensionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_STATES_MEDIA_TYPE_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_api_states_media_type_extension(
+                        handlers,
+                        path.media_type_extension,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_STATES_MEDIA_TYPE_EXTENSION, reply),
@@ -2912,25 +2917,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetApiTopicsMediaTypeExtensionPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_TOPICS_MEDIA_TYPE_EXTENSION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_api_topics_media_type_extension(
-                    handlers,
-                    path.media_type_extension,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiTopicsMediaTypeExtensionPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_TOPICS_MEDIA_TYPE_EXTENSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_api_topics_media_type_extension(
+                        handlers,
+                        path.media_type_extension,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_TOPICS_MEDIA_TYPE_EXTENSION, reply),
@@ -2945,25 +2951,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetBlogPageNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_BLOG_PAGE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_blog_page_name_json(
-                    handlers,
-                    path.page_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetBlogPageNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_BLOG_PAGE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_blog_page_name_json(
+                        handlers,
+                        path.page_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_BLOG_PAGE_NAME_JSON, reply))
     }
@@ -2976,25 +2983,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetEsBlogPageNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ES_BLOG_PAGE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_es_blog_page_name_json(
-                    handlers,
-                    path.page_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetEsBlogPageNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ES_BLOG_PAGE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_es_blog_page_name_json(
+                        handlers,
+                        path.page_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ES_BLOG_PAGE_NAME_JSON, reply))
     }
@@ -3007,25 +3015,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetEsGlossaryPageNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ES_GLOSSARY_PAGE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_es_glossary_page_name_json(
-                    handlers,
-                    path.page_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetEsGlossaryPageNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ES_GLOSSARY_PAGE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_es_glossary_page_name_json(
+                        handlers,
+                        path.page_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_ES_GLOSSARY_PAGE_NAME_JSON, reply),
@@ -3040,25 +3049,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetEsQuestionPageNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ES_QUESTION_PAGE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_es_question_page_name_json(
-                    handlers,
-                    path.page_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetEsQuestionPageNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ES_QUESTION_PAGE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_es_question_page_name_json(
+                        handlers,
+                        path.page_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_ES_QUESTION_PAGE_NAME_JSON, reply),
@@ -3073,25 +3083,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetEsPageNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ES_PAGE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_es_page_name_json(
-                    handlers,
-                    path.page_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetEsPageNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ES_PAGE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_es_page_name_json(
+                        handlers,
+                        path.page_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ES_PAGE_NAME_JSON, reply))
     }
@@ -3104,25 +3115,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetEsStateNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ES_STATE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_es_state_name_json(
-                    handlers,
-                    path.state_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetEsStateNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ES_STATE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_es_state_name_json(
+                        handlers,
+                        path.state_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ES_STATE_NAME_JSON, reply))
     }
@@ -3135,25 +3147,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetGlossaryPageNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_GLOSSARY_PAGE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_glossary_page_name_json(
-                    handlers,
-                    path.page_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetGlossaryPageNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_GLOSSARY_PAGE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_glossary_page_name_json(
+                        handlers,
+                        path.page_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GLOSSARY_PAGE_NAME_JSON, reply))
     }
@@ -3166,25 +3179,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetQuestionPageNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_QUESTION_PAGE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_question_page_name_json(
-                    handlers,
-                    path.page_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetQuestionPageNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_QUESTION_PAGE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_question_page_name_json(
+                        handlers,
+                        path.page_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_QUESTION_PAGE_NAME_JSON, reply))
     }
@@ -3197,25 +3211,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetPageNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PAGE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_page_name_json(
-                    handlers,
-                    path.page_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetPageNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PAGE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_page_name_json(
+                        handlers,
+                        path.page_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PAGE_NAME_JSON, reply))
     }
@@ -3228,25 +3243,26 @@ impl<H: HealthcareHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetStateNameJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_STATE_NAME_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HealthcareHandlers>::get_state_name_json(
-                    handlers,
-                    path.state_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetStateNameJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_STATE_NAME_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HealthcareHandlers>::get_state_name_json(
+                        handlers,
+                        path.state_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_STATE_NAME_JSON, reply))
     }

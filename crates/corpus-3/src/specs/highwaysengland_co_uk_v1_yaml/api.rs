@@ -2335,25 +2335,26 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<AreasGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                AreasGetPath,
-                runtime::NoParameters,
-                _,
-            >(&AREAS_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::areas_get(
-                    handlers,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    AreasGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&AREAS_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::areas_get(
+                        handlers,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&AREAS_GET, reply))
     }
@@ -2366,26 +2367,27 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetVVersionAreasByAreaIdsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_V_VERSION_AREAS_BY_AREA_IDS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::get_v_version_areas_by_area_ids(
-                    handlers,
-                    path.area_ids,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetVVersionAreasByAreaIdsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_V_VERSION_AREAS_BY_AREA_IDS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::get_v_version_areas_by_area_ids(
+                        handlers,
+                        path.area_ids,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_V_VERSION_AREAS_BY_AREA_IDS, reply),
@@ -2400,26 +2402,27 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                QualityGetDailyDataQualityForSitePath,
-                QualityGetDailyDataQualityForSiteParams,
-                _,
-            >(&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::quality_get_daily_data_quality_for_site(
-                    handlers,
-                    path.version,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    QualityGetDailyDataQualityForSitePath,
+                    QualityGetDailyDataQualityForSiteParams,
+                    _,
+                >(&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::quality_get_daily_data_quality_for_site(
+                        handlers,
+                        path.version,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE, reply),
@@ -2434,26 +2437,27 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                QualityGetOverallDataQualityForSitesPath,
-                QualityGetOverallDataQualityForSitesParams,
-                _,
-            >(&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::quality_get_overall_data_quality_for_sites(
-                    handlers,
-                    path.version,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    QualityGetOverallDataQualityForSitesPath,
+                    QualityGetOverallDataQualityForSitesParams,
+                    _,
+                >(&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::quality_get_overall_data_quality_for_sites(
+                        handlers,
+                        path.version,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES, reply),
@@ -2465,27 +2469,28 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ReportsIndex>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ReportsIndexPath,
-                ReportsIndexParams,
-                _,
-            >(&REPORTS_INDEX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::reports_index(
-                    handlers,
-                    path.report_type,
-                    path.version,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ReportsIndexPath,
+                    ReportsIndexParams,
+                    _,
+                >(&REPORTS_INDEX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::reports_index(
+                        handlers,
+                        path.report_type,
+                        path.version,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REPORTS_INDEX, reply))
     }
@@ -2500,32 +2505,33 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetVVersionReportsByStartDateToByEndDateByReportTypePath,
-                GetVVersionReportsByStartDateToByEndDateByReportTypeParams,
-                _,
-            >(
-                &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
-                &rqctx,
-            ) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::get_v_version_reports_by_start_date_to_by_end_date_by_report_type(
-                    handlers,
-                    path.report_type,
-                    path.start_date,
-                    path.end_date,
-                    path.version,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetVVersionReportsByStartDateToByEndDateByReportTypePath,
+                    GetVVersionReportsByStartDateToByEndDateByReportTypeParams,
+                    _,
+                >(
+                    &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::get_v_version_reports_by_start_date_to_by_end_date_by_report_type(
+                        handlers,
+                        path.report_type,
+                        path.start_date,
+                        path.end_date,
+                        path.version,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -2541,25 +2547,26 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SitesIndex>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SitesIndexPath,
-                runtime::NoParameters,
-                _,
-            >(&SITES_INDEX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::sites_index(
-                    handlers,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SitesIndexPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SITES_INDEX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::sites_index(
+                        handlers,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SITES_INDEX, reply))
     }
@@ -2572,26 +2579,27 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetVVersionSitesBySiteIdsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_V_VERSION_SITES_BY_SITE_IDS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::get_v_version_sites_by_site_ids(
-                    handlers,
-                    path.site_ids,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetVVersionSitesBySiteIdsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_V_VERSION_SITES_BY_SITE_IDS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::get_v_version_sites_by_site_ids(
+                        handlers,
+                        path.site_ids,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_V_VERSION_SITES_BY_SITE_IDS, reply),
@@ -2603,25 +2611,26 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiteTypesIndex>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SiteTypesIndexPath,
-                runtime::NoParameters,
-                _,
-            >(&SITE_TYPES_INDEX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::site_types_index(
-                    handlers,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SiteTypesIndexPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SITE_TYPES_INDEX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::site_types_index(
+                        handlers,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SITE_TYPES_INDEX, reply))
     }
@@ -2634,26 +2643,27 @@ impl<H: HighwaysEnglandApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SiteTypesGetSitesForPublicFacingApiPath,
-                runtime::NoParameters,
-                _,
-            >(&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HighwaysEnglandApiHandlers>::site_types_get_sites_for_public_facing_api(
-                    handlers,
-                    path.site_type_id,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SiteTypesGetSitesForPublicFacingApiPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HighwaysEnglandApiHandlers>::site_types_get_sites_for_public_facing_api(
+                        handlers,
+                        path.site_type_id,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API, reply),

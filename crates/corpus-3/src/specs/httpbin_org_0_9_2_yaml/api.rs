@@ -7863,25 +7863,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetAbsoluteRedirectByNPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ABSOLUTE_REDIRECT_BY_N, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_absolute_redirect_by_n(
-                    handlers,
-                    path.n,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetAbsoluteRedirectByNPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ABSOLUTE_REDIRECT_BY_N, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_absolute_redirect_by_n(
+                        handlers,
+                        path.n,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ABSOLUTE_REDIRECT_BY_N, reply))
     }
@@ -7890,11 +7891,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_anything(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_anything(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ANYTHING, reply))
     }
@@ -7903,11 +7905,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PutAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::put_anything(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::put_anything(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_ANYTHING, reply))
     }
@@ -7916,11 +7919,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::post_anything(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::post_anything(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_ANYTHING, reply))
     }
@@ -7929,11 +7933,13 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DeleteAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::delete_anything(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::delete_anything(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_ANYTHING, reply))
     }
@@ -7942,11 +7948,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PatchAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::patch_anything(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::patch_anything(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_ANYTHING, reply))
     }
@@ -7959,25 +7966,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetAnythingByAnythingPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ANYTHING_BY_ANYTHING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_anything_by_anything(
-                    handlers,
-                    path.anything,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetAnythingByAnythingPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ANYTHING_BY_ANYTHING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_anything_by_anything(
+                        handlers,
+                        path.anything,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ANYTHING_BY_ANYTHING, reply))
     }
@@ -7990,25 +7998,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PutAnythingByAnythingPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_ANYTHING_BY_ANYTHING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::put_anything_by_anything(
-                    handlers,
-                    path.anything,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PutAnythingByAnythingPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_ANYTHING_BY_ANYTHING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::put_anything_by_anything(
+                        handlers,
+                        path.anything,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_ANYTHING_BY_ANYTHING, reply))
     }
@@ -8021,25 +8030,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostAnythingByAnythingPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_ANYTHING_BY_ANYTHING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::post_anything_by_anything(
-                    handlers,
-                    path.anything,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostAnythingByAnythingPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_ANYTHING_BY_ANYTHING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::post_anything_by_anything(
+                        handlers,
+                        path.anything,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_ANYTHING_BY_ANYTHING, reply))
     }
@@ -8052,25 +8062,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteAnythingByAnythingPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_ANYTHING_BY_ANYTHING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::delete_anything_by_anything(
-                    handlers,
-                    path.anything,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteAnythingByAnythingPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_ANYTHING_BY_ANYTHING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::delete_anything_by_anything(
+                        handlers,
+                        path.anything,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_ANYTHING_BY_ANYTHING, reply))
     }
@@ -8083,25 +8094,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PatchAnythingByAnythingPath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_ANYTHING_BY_ANYTHING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::patch_anything_by_anything(
-                    handlers,
-                    path.anything,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PatchAnythingByAnythingPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PATCH_ANYTHING_BY_ANYTHING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::patch_anything_by_anything(
+                        handlers,
+                        path.anything,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_ANYTHING_BY_ANYTHING, reply))
     }
@@ -8114,25 +8126,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetBase64ByValuePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_BASE64_BY_VALUE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_base64_by_value(
-                    handlers,
-                    path.value,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetBase64ByValuePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_BASE64_BY_VALUE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_base64_by_value(
+                        handlers,
+                        path.value,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_BASE64_BY_VALUE, reply))
     }
@@ -8145,26 +8158,27 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetBasicAuthByUserByPasswdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_BASIC_AUTH_BY_USER_BY_PASSWD, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_basic_auth_by_user_by_passwd(
-                    handlers,
-                    path.user,
-                    path.passwd,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetBasicAuthByUserByPasswdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_BASIC_AUTH_BY_USER_BY_PASSWD, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_basic_auth_by_user_by_passwd(
+                        handlers,
+                        path.user,
+                        path.passwd,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_BASIC_AUTH_BY_USER_BY_PASSWD, reply),
@@ -8175,11 +8189,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetBearer>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_bearer(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_bearer(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_BEARER, reply))
     }
@@ -8188,11 +8203,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetBrotli>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_brotli(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_brotli(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_BROTLI, reply))
     }
@@ -8202,22 +8218,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetBytesByN>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetBytesByNPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_BYTES_BY_N, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_bytes_by_n(handlers, path.n)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetBytesByNPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_BYTES_BY_N, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_bytes_by_n(
+                        handlers,
+                        path.n,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_BYTES_BY_N, reply))
     }
@@ -8227,21 +8247,23 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetCache>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetCacheParams,
-                _,
-            >(&GET_CACHE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_cache(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetCacheParams,
+                    _,
+                >(&GET_CACHE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_cache(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CACHE, reply))
     }
@@ -8254,25 +8276,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCacheByValuePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_CACHE_BY_VALUE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_cache_by_value(
-                    handlers,
-                    path.value,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCacheByValuePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_CACHE_BY_VALUE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_cache_by_value(
+                        handlers,
+                        path.value,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CACHE_BY_VALUE, reply))
     }
@@ -8281,11 +8304,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetCookies>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_cookies(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_cookies(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COOKIES, reply))
     }
@@ -8298,25 +8322,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetCookiesDeleteParams,
-                _,
-            >(&GET_COOKIES_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_cookies_delete(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetCookiesDeleteParams,
+                    _,
+                >(&GET_COOKIES_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_cookies_delete(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COOKIES_DELETE, reply))
     }
@@ -8326,22 +8351,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetCookiesSet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetCookiesSetParams,
-                _,
-            >(&GET_COOKIES_SET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_cookies_set(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetCookiesSetParams,
+                    _,
+                >(&GET_COOKIES_SET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_cookies_set(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COOKIES_SET, reply))
     }
@@ -8354,26 +8383,27 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCookiesSetByNameByValuePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_COOKIES_SET_BY_NAME_BY_VALUE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_cookies_set_by_name_by_value(
-                    handlers,
-                    path.name,
-                    path.value,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCookiesSetByNameByValuePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_COOKIES_SET_BY_NAME_BY_VALUE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_cookies_set_by_name_by_value(
+                        handlers,
+                        path.name,
+                        path.value,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_COOKIES_SET_BY_NAME_BY_VALUE, reply),
@@ -8384,11 +8414,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetDeflate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_deflate(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_deflate(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DEFLATE, reply))
     }
@@ -8401,25 +8432,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetDelayByDelayPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_DELAY_BY_DELAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_delay_by_delay(
-                    handlers,
-                    path.delay,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetDelayByDelayPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_DELAY_BY_DELAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_delay_by_delay(
+                        handlers,
+                        path.delay,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DELAY_BY_DELAY, reply))
     }
@@ -8432,25 +8464,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PutDelayByDelayPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_DELAY_BY_DELAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::put_delay_by_delay(
-                    handlers,
-                    path.delay,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PutDelayByDelayPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_DELAY_BY_DELAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::put_delay_by_delay(
+                        handlers,
+                        path.delay,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_DELAY_BY_DELAY, reply))
     }
@@ -8463,25 +8496,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostDelayByDelayPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_DELAY_BY_DELAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::post_delay_by_delay(
-                    handlers,
-                    path.delay,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostDelayByDelayPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_DELAY_BY_DELAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::post_delay_by_delay(
+                        handlers,
+                        path.delay,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_DELAY_BY_DELAY, reply))
     }
@@ -8494,25 +8528,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteDelayByDelayPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_DELAY_BY_DELAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::delete_delay_by_delay(
-                    handlers,
-                    path.delay,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteDelayByDelayPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_DELAY_BY_DELAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::delete_delay_by_delay(
+                        handlers,
+                        path.delay,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_DELAY_BY_DELAY, reply))
     }
@@ -8525,25 +8560,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PatchDelayByDelayPath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_DELAY_BY_DELAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::patch_delay_by_delay(
-                    handlers,
-                    path.delay,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PatchDelayByDelayPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PATCH_DELAY_BY_DELAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::patch_delay_by_delay(
+                        handlers,
+                        path.delay,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_DELAY_BY_DELAY, reply))
     }
@@ -8552,11 +8588,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DeleteDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::delete_delete(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::delete_delete(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_DELETE, reply))
     }
@@ -8565,11 +8602,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetDeny>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_deny(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_deny(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DENY, reply))
     }
@@ -8582,27 +8620,28 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetDigestAuthByQopByUserByPasswdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_digest_auth_by_qop_by_user_by_passwd(
-                    handlers,
-                    path.qop,
-                    path.user,
-                    path.passwd,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetDigestAuthByQopByUserByPasswdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_digest_auth_by_qop_by_user_by_passwd(
+                        handlers,
+                        path.qop,
+                        path.user,
+                        path.passwd,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD, reply),
@@ -8617,28 +8656,29 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetDigestAuthByQopByUserByPasswdByAlgorithmPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_digest_auth_by_qop_by_user_by_passwd_by_algorithm(
-                    handlers,
-                    path.qop,
-                    path.user,
-                    path.passwd,
-                    path.algorithm,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetDigestAuthByQopByUserByPasswdByAlgorithmPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_digest_auth_by_qop_by_user_by_passwd_by_algorithm(
+                        handlers,
+                        path.qop,
+                        path.user,
+                        path.passwd,
+                        path.algorithm,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -8656,32 +8696,33 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetDigestAuthByQopByUserByPasswdByAlgorithmByStaleAfterPath,
-                runtime::NoParameters,
-                _,
-            >(
-                &GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER,
-                &rqctx,
-            ) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_digest_auth_by_qop_by_user_by_passwd_by_algorithm_by_stale_after(
-                    handlers,
-                    path.qop,
-                    path.user,
-                    path.passwd,
-                    path.algorithm,
-                    path.stale_after,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetDigestAuthByQopByUserByPasswdByAlgorithmByStaleAfterPath,
+                    runtime::NoParameters,
+                    _,
+                >(
+                    &GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_digest_auth_by_qop_by_user_by_passwd_by_algorithm_by_stale_after(
+                        handlers,
+                        path.qop,
+                        path.user,
+                        path.passwd,
+                        path.algorithm,
+                        path.stale_after,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -8697,21 +8738,23 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetDrip>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetDripParams,
-                _,
-            >(&GET_DRIP, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_drip(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetDripParams,
+                    _,
+                >(&GET_DRIP, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_drip(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DRIP, reply))
     }
@@ -8723,11 +8766,13 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_encoding_utf8(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_encoding_utf8(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ENCODING_UTF8, reply))
     }
@@ -8737,26 +8782,27 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetEtagByEtag>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetEtagByEtagPath,
-                GetEtagByEtagParams,
-                _,
-            >(&GET_ETAG_BY_ETAG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_etag_by_etag(
-                    handlers,
-                    path.etag,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetEtagByEtagPath,
+                    GetEtagByEtagParams,
+                    _,
+                >(&GET_ETAG_BY_ETAG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_etag_by_etag(
+                        handlers,
+                        path.etag,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ETAG_BY_ETAG, reply))
     }
@@ -8765,11 +8811,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_get(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_get(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET, reply))
     }
@@ -8778,11 +8825,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetGzip>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_gzip(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_gzip(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GZIP, reply))
     }
@@ -8791,11 +8839,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetHeaders>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_headers(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_headers(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_HEADERS, reply))
     }
@@ -8808,26 +8857,27 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetHiddenBasicAuthByUserByPasswdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_hidden_basic_auth_by_user_by_passwd(
-                    handlers,
-                    path.user,
-                    path.passwd,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetHiddenBasicAuthByUserByPasswdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_hidden_basic_auth_by_user_by_passwd(
+                        handlers,
+                        path.user,
+                        path.passwd,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD, reply),
@@ -8838,11 +8888,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetHtml>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_html(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_html(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_HTML, reply))
     }
@@ -8851,11 +8902,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetImage>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_image(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_image(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IMAGE, reply))
     }
@@ -8864,11 +8916,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetImageJpeg>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_image_jpeg(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_image_jpeg(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IMAGE_JPEG, reply))
     }
@@ -8877,11 +8930,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetImagePng>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_image_png(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_image_png(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IMAGE_PNG, reply))
     }
@@ -8890,11 +8944,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetImageSvg>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_image_svg(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_image_svg(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IMAGE_SVG, reply))
     }
@@ -8903,11 +8958,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetImageWebp>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_image_webp(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_image_webp(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IMAGE_WEBP, reply))
     }
@@ -8916,11 +8972,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetIp>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_ip(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_ip(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_IP, reply))
     }
@@ -8929,11 +8986,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetJson>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_json(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_json(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_JSON, reply))
     }
@@ -8946,26 +9004,27 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetLinksByNByOffsetPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LINKS_BY_N_BY_OFFSET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_links_by_n_by_offset(
-                    handlers,
-                    path.n,
-                    path.offset,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetLinksByNByOffsetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LINKS_BY_N_BY_OFFSET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_links_by_n_by_offset(
+                        handlers,
+                        path.n,
+                        path.offset,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LINKS_BY_N_BY_OFFSET, reply))
     }
@@ -8974,11 +9033,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PatchPatch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::patch_patch(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::patch_patch(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_PATCH, reply))
     }
@@ -8987,11 +9047,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::post_post(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::post_post(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_POST, reply))
     }
@@ -9000,11 +9061,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PutPut>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::put_put(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::put_put(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_PUT, reply))
     }
@@ -9017,25 +9079,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetRangeByNumbytesPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_RANGE_BY_NUMBYTES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_range_by_numbytes(
-                    handlers,
-                    path.numbytes,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetRangeByNumbytesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_RANGE_BY_NUMBYTES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_range_by_numbytes(
+                        handlers,
+                        path.numbytes,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_RANGE_BY_NUMBYTES, reply))
     }
@@ -9045,22 +9108,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetRedirectTo>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetRedirectToParams,
-                _,
-            >(&GET_REDIRECT_TO, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_redirect_to(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetRedirectToParams,
+                    _,
+                >(&GET_REDIRECT_TO, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_redirect_to(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_REDIRECT_TO, reply))
     }
@@ -9070,21 +9137,25 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PutRedirectTo>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::PutRedirectToRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::put_redirect_to(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::PutRedirectToRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::put_redirect_to(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_REDIRECT_TO, reply))
     }
@@ -9094,21 +9165,28 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostRedirectTo>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::PostRedirectToRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::post_redirect_to(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::PostRedirectToRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::post_redirect_to(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_REDIRECT_TO, reply))
     }
@@ -9120,11 +9198,13 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::delete_redirect_to(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::delete_redirect_to(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_REDIRECT_TO, reply))
     }
@@ -9136,11 +9216,13 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::patch_redirect_to(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::patch_redirect_to(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_REDIRECT_TO, reply))
     }
@@ -9150,22 +9232,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetRedirectByN>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetRedirectByNPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_REDIRECT_BY_N, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_redirect_by_n(handlers, path.n)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetRedirectByNPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_REDIRECT_BY_N, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_redirect_by_n(
+                        handlers,
+                        path.n,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_REDIRECT_BY_N, reply))
     }
@@ -9178,25 +9264,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetRelativeRedirectByNPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_RELATIVE_REDIRECT_BY_N, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_relative_redirect_by_n(
-                    handlers,
-                    path.n,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetRelativeRedirectByNPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_RELATIVE_REDIRECT_BY_N, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_relative_redirect_by_n(
+                        handlers,
+                        path.n,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_RELATIVE_REDIRECT_BY_N, reply))
     }
@@ -9209,25 +9296,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetResponseHeadersParams,
-                _,
-            >(&GET_RESPONSE_HEADERS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_response_headers(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetResponseHeadersParams,
+                    _,
+                >(&GET_RESPONSE_HEADERS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_response_headers(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_RESPONSE_HEADERS, reply))
     }
@@ -9240,25 +9328,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PostResponseHeadersParams,
-                _,
-            >(&POST_RESPONSE_HEADERS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::post_response_headers(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PostResponseHeadersParams,
+                    _,
+                >(&POST_RESPONSE_HEADERS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::post_response_headers(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_RESPONSE_HEADERS, reply))
     }
@@ -9267,11 +9356,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetRobotsTxt>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_robots_txt(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_robots_txt(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ROBOTS_TXT, reply))
     }
@@ -9284,25 +9374,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetStatusByCodesPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_STATUS_BY_CODES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_status_by_codes(
-                    handlers,
-                    path.codes,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetStatusByCodesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_STATUS_BY_CODES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_status_by_codes(
+                        handlers,
+                        path.codes,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_STATUS_BY_CODES, reply))
     }
@@ -9315,25 +9406,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PutStatusByCodesPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_STATUS_BY_CODES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::put_status_by_codes(
-                    handlers,
-                    path.codes,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PutStatusByCodesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_STATUS_BY_CODES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::put_status_by_codes(
+                        handlers,
+                        path.codes,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_STATUS_BY_CODES, reply))
     }
@@ -9346,25 +9438,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostStatusByCodesPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_STATUS_BY_CODES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::post_status_by_codes(
-                    handlers,
-                    path.codes,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostStatusByCodesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_STATUS_BY_CODES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::post_status_by_codes(
+                        handlers,
+                        path.codes,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_STATUS_BY_CODES, reply))
     }
@@ -9377,25 +9470,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteStatusByCodesPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_STATUS_BY_CODES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::delete_status_by_codes(
-                    handlers,
-                    path.codes,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteStatusByCodesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_STATUS_BY_CODES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::delete_status_by_codes(
+                        handlers,
+                        path.codes,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_STATUS_BY_CODES, reply))
     }
@@ -9408,25 +9502,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PatchStatusByCodesPath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_STATUS_BY_CODES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::patch_status_by_codes(
-                    handlers,
-                    path.codes,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PatchStatusByCodesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PATCH_STATUS_BY_CODES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::patch_status_by_codes(
+                        handlers,
+                        path.codes,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_STATUS_BY_CODES, reply))
     }
@@ -9439,25 +9534,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetStreamBytesByNPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_STREAM_BYTES_BY_N, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_stream_bytes_by_n(
-                    handlers,
-                    path.n,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetStreamBytesByNPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_STREAM_BYTES_BY_N, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_stream_bytes_by_n(
+                        handlers,
+                        path.n,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_STREAM_BYTES_BY_N, reply))
     }
@@ -9467,22 +9563,26 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetStreamByN>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetStreamByNPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_STREAM_BY_N, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_stream_by_n(handlers, path.n)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetStreamByNPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_STREAM_BY_N, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_stream_by_n(
+                        handlers,
+                        path.n,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_STREAM_BY_N, reply))
     }
@@ -9491,11 +9591,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetUserAgent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_user_agent(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_user_agent(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_USER_AGENT, reply))
     }
@@ -9504,11 +9605,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetUuid>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_uuid(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_uuid(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_UUID, reply))
     }
@@ -9517,11 +9619,12 @@ impl<H: HttpbinOrgHandlers> HttpbinOrgApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetXml>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::get_xml(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::get_xml(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_XML, reply))
     }
@@ -9546,11 +9649,12 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TraceAnything>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::trace_anything(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::trace_anything(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TRACE_ANYTHING, reply))
     }
@@ -9563,25 +9667,26 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                TraceAnythingByAnythingPath,
-                runtime::NoParameters,
-                _,
-            >(&TRACE_ANYTHING_BY_ANYTHING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::trace_anything_by_anything(
-                    handlers,
-                    path.anything,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    TraceAnythingByAnythingPath,
+                    runtime::NoParameters,
+                    _,
+                >(&TRACE_ANYTHING_BY_ANYTHING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::trace_anything_by_anything(
+                        handlers,
+                        path.anything,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TRACE_ANYTHING_BY_ANYTHING, reply))
     }
@@ -9594,25 +9699,26 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                TraceDelayByDelayPath,
-                runtime::NoParameters,
-                _,
-            >(&TRACE_DELAY_BY_DELAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::trace_delay_by_delay(
-                    handlers,
-                    path.delay,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    TraceDelayByDelayPath,
+                    runtime::NoParameters,
+                    _,
+                >(&TRACE_DELAY_BY_DELAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::trace_delay_by_delay(
+                        handlers,
+                        path.delay,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TRACE_DELAY_BY_DELAY, reply))
     }
@@ -9624,11 +9730,13 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::trace_redirect_to(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::trace_redirect_to(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TRACE_REDIRECT_TO, reply))
     }
@@ -9641,25 +9749,26 @@ impl<H: HttpbinOrgHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                TraceStatusByCodesPath,
-                runtime::NoParameters,
-                _,
-            >(&TRACE_STATUS_BY_CODES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as HttpbinOrgHandlers>::trace_status_by_codes(
-                    handlers,
-                    path.codes,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    TraceStatusByCodesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&TRACE_STATUS_BY_CODES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as HttpbinOrgHandlers>::trace_status_by_codes(
+                        handlers,
+                        path.codes,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TRACE_STATUS_BY_CODES, reply))
     }

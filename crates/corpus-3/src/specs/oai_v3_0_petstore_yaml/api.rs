@@ -564,22 +564,26 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ListPets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ListPetsParams,
-                _,
-            >(&LIST_PETS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreHandlers>::list_pets(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ListPetsParams,
+                    _,
+                >(&LIST_PETS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreHandlers>::list_pets(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_PETS, reply))
     }
@@ -589,18 +593,26 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<CreatePets>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::Pet>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreHandlers>::create_pets(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::Pet>().and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreHandlers>::create_pets(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_PETS, reply))
     }
@@ -610,25 +622,26 @@ impl<H: SwaggerPetstoreHandlers> SwaggerPetstoreApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ShowPetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ShowPetByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&SHOW_PET_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreHandlers>::show_pet_by_id(
-                    handlers,
-                    path.pet_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ShowPetByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SHOW_PET_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreHandlers>::show_pet_by_id(
+                        handlers,
+                        path.pet_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SHOW_PET_BY_ID, reply))
     }

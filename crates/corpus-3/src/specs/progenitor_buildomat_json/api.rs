@@ -2513,11 +2513,12 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ControlHold>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::control_hold(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::control_hold(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CONTROL_HOLD, reply))
     }
@@ -2526,11 +2527,12 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ControlResume>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::control_resume(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::control_resume(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CONTROL_RESUME, reply))
     }
@@ -2540,21 +2542,23 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TaskGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                TaskGetPath,
-                runtime::NoParameters,
-                _,
-            >(&TASK_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::task_get(handlers, path.task).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    TaskGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&TASK_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::task_get(handlers, path.task)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TASK_GET, reply))
     }
@@ -2563,11 +2567,12 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TasksGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::tasks_get(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::tasks_get(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TASKS_GET, reply))
     }
@@ -2577,20 +2582,25 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TaskSubmit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::TaskSubmit>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::task_submit(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::TaskSubmit>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::task_submit(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TASK_SUBMIT, reply))
     }
@@ -2600,26 +2610,27 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TaskEventsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                TaskEventsGetPath,
-                TaskEventsGetParams,
-                _,
-            >(&TASK_EVENTS_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::task_events_get(
-                    handlers,
-                    path.task,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    TaskEventsGetPath,
+                    TaskEventsGetParams,
+                    _,
+                >(&TASK_EVENTS_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::task_events_get(
+                        handlers,
+                        path.task,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TASK_EVENTS_GET, reply))
     }
@@ -2629,25 +2640,26 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TaskOutputsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                TaskOutputsGetPath,
-                runtime::NoParameters,
-                _,
-            >(&TASK_OUTPUTS_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::task_outputs_get(
-                    handlers,
-                    path.task,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    TaskOutputsGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&TASK_OUTPUTS_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::task_outputs_get(
+                        handlers,
+                        path.task,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TASK_OUTPUTS_GET, reply))
     }
@@ -2660,26 +2672,27 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                TaskOutputDownloadPath,
-                runtime::NoParameters,
-                _,
-            >(&TASK_OUTPUT_DOWNLOAD, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::task_output_download(
-                    handlers,
-                    path.output,
-                    path.task,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    TaskOutputDownloadPath,
+                    runtime::NoParameters,
+                    _,
+                >(&TASK_OUTPUT_DOWNLOAD, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::task_output_download(
+                        handlers,
+                        path.output,
+                        path.task,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TASK_OUTPUT_DOWNLOAD, reply))
     }
@@ -2689,20 +2702,25 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UserCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::UserCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::user_create(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::UserCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::user_create(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&USER_CREATE, reply))
     }
@@ -2711,11 +2729,12 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Whoami>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::whoami(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::whoami(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WHOAMI, reply))
     }
@@ -2725,18 +2744,22 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<WhoamiPutName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.text() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::whoami_put_name(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.text() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::whoami_put_name(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WHOAMI_PUT_NAME, reply))
     }
@@ -2749,21 +2772,25 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::WorkerBootstrap>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::worker_bootstrap(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::WorkerBootstrap>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::worker_bootstrap(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WORKER_BOOTSTRAP, reply))
     }
@@ -2772,11 +2799,12 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<WorkerPing>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::worker_ping(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::worker_ping(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WORKER_PING, reply))
     }
@@ -2790,35 +2818,39 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                WorkerTaskAppendPath,
-                runtime::NoParameters,
-                _,
-            >(&WORKER_TASK_APPEND, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::WorkerAppendTask>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::worker_task_append(
-                    handlers,
-                    path.task,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    WorkerTaskAppendPath,
+                    runtime::NoParameters,
+                    _,
+                >(&WORKER_TASK_APPEND, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::WorkerAppendTask>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::worker_task_append(
+                        handlers,
+                        path.task,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WORKER_TASK_APPEND, reply))
     }
@@ -2832,32 +2864,36 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                WorkerTaskUploadChunkPath,
-                runtime::NoParameters,
-                _,
-            >(&WORKER_TASK_UPLOAD_CHUNK, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::worker_task_upload_chunk(
-                    handlers,
-                    path.task,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    WorkerTaskUploadChunkPath,
+                    runtime::NoParameters,
+                    _,
+                >(&WORKER_TASK_UPLOAD_CHUNK, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::worker_task_upload_chunk(
+                        handlers,
+                        path.task,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WORKER_TASK_UPLOAD_CHUNK, reply))
     }
@@ -2871,35 +2907,39 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                WorkerTaskCompletePath,
-                runtime::NoParameters,
-                _,
-            >(&WORKER_TASK_COMPLETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::WorkerCompleteTask>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::worker_task_complete(
-                    handlers,
-                    path.task,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    WorkerTaskCompletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&WORKER_TASK_COMPLETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::WorkerCompleteTask>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::worker_task_complete(
+                        handlers,
+                        path.task,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WORKER_TASK_COMPLETE, reply))
     }
@@ -2913,35 +2953,39 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                WorkerTaskAddOutputPath,
-                runtime::NoParameters,
-                _,
-            >(&WORKER_TASK_ADD_OUTPUT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::WorkerAddOutput>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::worker_task_add_output(
-                    handlers,
-                    path.task,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    WorkerTaskAddOutputPath,
+                    runtime::NoParameters,
+                    _,
+                >(&WORKER_TASK_ADD_OUTPUT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::WorkerAddOutput>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::worker_task_add_output(
+                        handlers,
+                        path.task,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WORKER_TASK_ADD_OUTPUT, reply))
     }
@@ -2950,11 +2994,12 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<WorkersList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::workers_list(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::workers_list(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WORKERS_LIST, reply))
     }
@@ -2963,11 +3008,12 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<WorkersRecycle>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::workers_recycle(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::workers_recycle(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&WORKERS_RECYCLE, reply))
     }
@@ -2977,21 +3023,23 @@ impl<H: BuildomatHandlers> BuildomatApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<HeaderArg>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                HeaderArgParams,
-                _,
-            >(&HEADER_ARG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BuildomatHandlers>::header_arg(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    HeaderArgParams,
+                    _,
+                >(&HEADER_ARG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BuildomatHandlers>::header_arg(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HEADER_ARG, reply))
     }

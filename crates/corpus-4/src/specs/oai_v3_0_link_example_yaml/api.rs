@@ -1011,25 +1011,26 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetUserByName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetUserByNamePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_USER_BY_NAME, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as LinkExampleHandlers>::get_user_by_name(
-                    handlers,
-                    path.username,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetUserByNamePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_USER_BY_NAME, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as LinkExampleHandlers>::get_user_by_name(
+                        handlers,
+                        path.username,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_USER_BY_NAME, reply))
     }
@@ -1042,25 +1043,26 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetRepositoriesByOwnerPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_REPOSITORIES_BY_OWNER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as LinkExampleHandlers>::get_repositories_by_owner(
-                    handlers,
-                    path.username,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetRepositoriesByOwnerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_REPOSITORIES_BY_OWNER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as LinkExampleHandlers>::get_repositories_by_owner(
+                        handlers,
+                        path.username,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_REPOSITORIES_BY_OWNER, reply))
     }
@@ -1070,26 +1072,27 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetRepository>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetRepositoryPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_REPOSITORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as LinkExampleHandlers>::get_repository(
-                    handlers,
-                    path.username,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetRepositoryPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_REPOSITORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as LinkExampleHandlers>::get_repository(
+                        handlers,
+                        path.username,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_REPOSITORY, reply))
     }
@@ -1102,27 +1105,28 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetPullRequestsByRepositoryPath,
-                GetPullRequestsByRepositoryParams,
-                _,
-            >(&GET_PULL_REQUESTS_BY_REPOSITORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as LinkExampleHandlers>::get_pull_requests_by_repository(
-                    handlers,
-                    path.username,
-                    path.slug,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetPullRequestsByRepositoryPath,
+                    GetPullRequestsByRepositoryParams,
+                    _,
+                >(&GET_PULL_REQUESTS_BY_REPOSITORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as LinkExampleHandlers>::get_pull_requests_by_repository(
+                        handlers,
+                        path.username,
+                        path.slug,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_PULL_REQUESTS_BY_REPOSITORY, reply),
@@ -1137,27 +1141,28 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetPullRequestsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PULL_REQUESTS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as LinkExampleHandlers>::get_pull_requests_by_id(
-                    handlers,
-                    path.username,
-                    path.slug,
-                    path.pid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetPullRequestsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PULL_REQUESTS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as LinkExampleHandlers>::get_pull_requests_by_id(
+                        handlers,
+                        path.username,
+                        path.slug,
+                        path.pid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PULL_REQUESTS_BY_ID, reply))
     }
@@ -1170,27 +1175,28 @@ impl<H: LinkExampleHandlers> LinkExampleApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                MergePullRequestPath,
-                runtime::NoParameters,
-                _,
-            >(&MERGE_PULL_REQUEST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as LinkExampleHandlers>::merge_pull_request(
-                    handlers,
-                    path.username,
-                    path.slug,
-                    path.pid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    MergePullRequestPath,
+                    runtime::NoParameters,
+                    _,
+                >(&MERGE_PULL_REQUEST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as LinkExampleHandlers>::merge_pull_request(
+                        handlers,
+                        path.username,
+                        path.slug,
+                        path.pid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&MERGE_PULL_REQUEST, reply))
     }

@@ -1281,14 +1281,15 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
     ) -> ::std::result::Result<runtime::Reply<ClientOptions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OpenApiGeneratorOnlineHandlers>::client_options(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OpenApiGeneratorOnlineHandlers>::client_options(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CLIENT_OPTIONS, reply))
     }
@@ -1301,25 +1302,26 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetClientOptionsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_CLIENT_OPTIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OpenApiGeneratorOnlineHandlers>::get_client_options(
-                    handlers,
-                    path.language,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetClientOptionsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_CLIENT_OPTIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OpenApiGeneratorOnlineHandlers>::get_client_options(
+                        handlers,
+                        path.language,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CLIENT_OPTIONS, reply))
     }
@@ -1330,35 +1332,39 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
     ) -> ::std::result::Result<runtime::Reply<GenerateClient>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GenerateClientPath,
-                runtime::NoParameters,
-                _,
-            >(&GENERATE_CLIENT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::GeneratorInput>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OpenApiGeneratorOnlineHandlers>::generate_client(
-                    handlers,
-                    path.language,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GenerateClientPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GENERATE_CLIENT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::GeneratorInput>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OpenApiGeneratorOnlineHandlers>::generate_client(
+                        handlers,
+                        path.language,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GENERATE_CLIENT, reply))
     }
@@ -1368,25 +1374,26 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
     ) -> ::std::result::Result<runtime::Reply<DownloadFile>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DownloadFilePath,
-                runtime::NoParameters,
-                _,
-            >(&DOWNLOAD_FILE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OpenApiGeneratorOnlineHandlers>::download_file(
-                    handlers,
-                    path.file_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DownloadFilePath,
+                    runtime::NoParameters,
+                    _,
+                >(&DOWNLOAD_FILE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OpenApiGeneratorOnlineHandlers>::download_file(
+                        handlers,
+                        path.file_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DOWNLOAD_FILE, reply))
     }
@@ -1395,14 +1402,15 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
     ) -> ::std::result::Result<runtime::Reply<ServerOptions>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OpenApiGeneratorOnlineHandlers>::server_options(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OpenApiGeneratorOnlineHandlers>::server_options(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SERVER_OPTIONS, reply))
     }
@@ -1415,25 +1423,26 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetServerOptionsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SERVER_OPTIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OpenApiGeneratorOnlineHandlers>::get_server_options(
-                    handlers,
-                    path.framework,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetServerOptionsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SERVER_OPTIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OpenApiGeneratorOnlineHandlers>::get_server_options(
+                        handlers,
+                        path.framework,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SERVER_OPTIONS, reply))
     }
@@ -1447,35 +1456,39 @@ impl<H: OpenApiGeneratorOnlineHandlers> OpenApiGeneratorOnlineApi for StrictServ
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GenerateServerForLanguagePath,
-                runtime::NoParameters,
-                _,
-            >(&GENERATE_SERVER_FOR_LANGUAGE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::GeneratorInput>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OpenApiGeneratorOnlineHandlers>::generate_server_for_language(
-                    handlers,
-                    path.framework,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GenerateServerForLanguagePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GENERATE_SERVER_FOR_LANGUAGE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::GeneratorInput>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OpenApiGeneratorOnlineHandlers>::generate_server_for_language(
+                        handlers,
+                        path.framework,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GENERATE_SERVER_FOR_LANGUAGE, reply))
     }

@@ -294,26 +294,27 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<KeyGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                KeyGetPath,
-                KeyGetParams,
-                _,
-            >(&KEY_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ParameterNameCollisionTestHandlers>::key_get(
-                    handlers,
-                    path.query,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    KeyGetPath,
+                    KeyGetParams,
+                    _,
+                >(&KEY_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ParameterNameCollisionTestHandlers>::key_get(
+                        handlers,
+                        path.query,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&KEY_GET, reply))
     }

@@ -1796,25 +1796,26 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiV1ChaptersParams,
-                _,
-            >(&GET_API_V1_CHAPTERS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiV1ChaptersParams,
+                    _,
+                >(&GET_API_V1_CHAPTERS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_V1_CHAPTERS, reply))
     }
@@ -1827,26 +1828,27 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetApiV1ChaptersByChapterNumberPath,
-                GetApiV1ChaptersByChapterNumberParams,
-                _,
-            >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number(
-                    handlers,
-                    path.chapter_number,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetApiV1ChaptersByChapterNumberPath,
+                    GetApiV1ChaptersByChapterNumberParams,
+                    _,
+                >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number(
+                        handlers,
+                        path.chapter_number,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER, reply),
@@ -1861,26 +1863,27 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetApiV1ChaptersByChapterNumberVersesPath,
-                GetApiV1ChaptersByChapterNumberVersesParams,
-                _,
-            >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number_verses(
-                    handlers,
-                    path.chapter_number,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetApiV1ChaptersByChapterNumberVersesPath,
+                    GetApiV1ChaptersByChapterNumberVersesParams,
+                    _,
+                >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number_verses(
+                        handlers,
+                        path.chapter_number,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES, reply),
@@ -1897,27 +1900,31 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetApiV1ChaptersByChapterNumberVersesByVerseNumberPath,
-                GetApiV1ChaptersByChapterNumberVersesByVerseNumberParams,
-                _,
-            >(&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number_verses_by_verse_number(
-                    handlers,
-                    path.chapter_number,
-                    path.verse_number,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetApiV1ChaptersByChapterNumberVersesByVerseNumberPath,
+                    GetApiV1ChaptersByChapterNumberVersesByVerseNumberParams,
+                    _,
+                >(
+                    &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_chapters_by_chapter_number_verses_by_verse_number(
+                        handlers,
+                        path.chapter_number,
+                        path.verse_number,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -1933,25 +1940,26 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetApiV1Verses>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiV1VersesParams,
-                _,
-            >(&GET_API_V1_VERSES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BhagavadGitaApiHandlers>::get_api_v1_verses(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiV1VersesParams,
+                    _,
+                >(&GET_API_V1_VERSES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BhagavadGitaApiHandlers>::get_api_v1_verses(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_V1_VERSES, reply))
     }
@@ -1964,24 +1972,28 @@ impl<H: BhagavadGitaApiHandlers> BhagavadGitaApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::PostAuthOauthTokenRequestBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as BhagavadGitaApiHandlers>::post_auth_oauth_token(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::PostAuthOauthTokenRequestBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BhagavadGitaApiHandlers>::post_auth_oauth_token(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_AUTH_OAUTH_TOKEN, reply))
     }

@@ -2248,37 +2248,40 @@ impl<H: GmailPostmasterToolsApiHandlers> GmailPostmasterToolsApiApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GmailpostmastertoolsDomainsTrafficStatsGetPath,
-                GmailpostmastertoolsDomainsTrafficStatsGetParams,
-                _,
-            >(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_traffic_stats_get(
-                    handlers,
-                    &caller,
-                    path.name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GmailpostmastertoolsDomainsTrafficStatsGetPath,
+                    GmailpostmastertoolsDomainsTrafficStatsGetParams,
+                    _,
+                >(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_traffic_stats_get(
+                        handlers,
+                        &caller,
+                        path.name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET, reply),
@@ -2309,36 +2312,39 @@ impl<H: GmailPostmasterToolsApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GMAILPOSTMASTERTOOLS_DOMAINS_LIST.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GmailpostmastertoolsDomainsListParams,
-                _,
-            >(&GMAILPOSTMASTERTOOLS_DOMAINS_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_list(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GMAILPOSTMASTERTOOLS_DOMAINS_LIST.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GmailpostmastertoolsDomainsListParams,
+                    _,
+                >(&GMAILPOSTMASTERTOOLS_DOMAINS_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_list(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_LIST, reply),
@@ -2353,37 +2359,40 @@ impl<H: GmailPostmasterToolsApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GmailpostmastertoolsDomainsTrafficStatsListPath,
-                GmailpostmastertoolsDomainsTrafficStatsListParams,
-                _,
-            >(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_traffic_stats_list(
-                    handlers,
-                    &caller,
-                    path.parent,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GmailpostmastertoolsDomainsTrafficStatsListPath,
+                    GmailpostmastertoolsDomainsTrafficStatsListParams,
+                    _,
+                >(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as GmailPostmasterToolsApiHandlers>::gmailpostmastertools_domains_traffic_stats_list(
+                        handlers,
+                        &caller,
+                        path.parent,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST, reply),

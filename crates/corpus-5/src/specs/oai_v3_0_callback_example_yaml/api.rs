@@ -209,22 +209,26 @@ impl<H: CallbackExampleHandlers> CallbackExampleApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostStreams>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PostStreamsParams,
-                _,
-            >(&POST_STREAMS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CallbackExampleHandlers>::post_streams(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PostStreamsParams,
+                    _,
+                >(&POST_STREAMS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CallbackExampleHandlers>::post_streams(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_STREAMS, reply))
     }
@@ -542,24 +546,25 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
         ) -> ::std::result::Result<runtime::Reply<OnData>, runtime::ProblemDetails> {
             let handlers = rqctx.context();
             let answering = runtime::serving::Answering::start(&rqctx);
-            let reply = async {
-                let body = match body.decode::<types::OnDataRequestBody>() {
-                    ::std::result::Result::Ok(body) => body,
-                    ::std::result::Result::Err(rejection) => {
-                        return runtime::Reply::problem(
-                            rejection.status,
-                            rejection.problem,
-                        );
-                    }
-                };
-                #[allow(deprecated)]
-                let response = <H as CallbackExampleWebhooksHandlers>::on_data(
-                        handlers,
-                        body,
-                    )
-                    .await;
-                response.into_http()
-            }
+            let reply = answering
+                .within(async {
+                    let body = match body.decode::<types::OnDataRequestBody>() {
+                        ::std::result::Result::Ok(body) => body,
+                        ::std::result::Result::Err(rejection) => {
+                            return runtime::Reply::problem(
+                                rejection.status,
+                                rejection.problem,
+                            );
+                        }
+                    };
+                    #[allow(deprecated)]
+                    let response = <H as CallbackExampleWebhooksHandlers>::on_data(
+                            handlers,
+                            body,
+                        )
+                        .await;
+                    response.into_http()
+                })
                 .await;
             ::std::result::Result::Ok(answering.finish(&ON_DATA, reply))
         }

@@ -43454,25 +43454,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DiskViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DISK_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DiskViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DISK_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_VIEW_BY_ID, reply))
     }
@@ -43482,25 +43483,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ImageViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ImageViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&IMAGE_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::image_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ImageViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&IMAGE_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::image_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IMAGE_VIEW_BY_ID, reply))
     }
@@ -43513,25 +43515,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW_BY_ID, reply))
     }
@@ -43544,25 +43547,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceNetworkInterfaceViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_network_interface_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceNetworkInterfaceViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_network_interface_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID, reply),
@@ -43577,25 +43581,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW_BY_ID, reply))
     }
@@ -43608,25 +43613,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ProjectViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PROJECT_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ProjectViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PROJECT_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW_BY_ID, reply))
     }
@@ -43639,25 +43645,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SnapshotViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&SNAPSHOT_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::snapshot_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SnapshotViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SNAPSHOT_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::snapshot_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SNAPSHOT_VIEW_BY_ID, reply))
     }
@@ -43670,25 +43677,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterRouteViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_ROUTE_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_route_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterRouteViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_ROUTE_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_route_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_VIEW_BY_ID, reply))
     }
@@ -43701,25 +43709,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_VIEW_BY_ID, reply))
     }
@@ -43732,25 +43741,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcSubnetViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_SUBNET_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_subnet_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcSubnetViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_SUBNET_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_subnet_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_VIEW_BY_ID, reply))
     }
@@ -43760,25 +43770,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_VIEW_BY_ID, reply))
     }
@@ -43791,24 +43802,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::DeviceAuthRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::device_auth_request(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::DeviceAuthRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::device_auth_request(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICE_AUTH_REQUEST, reply))
     }
@@ -43821,24 +43836,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::DeviceAuthVerify>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::device_auth_confirm(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::DeviceAuthVerify>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::device_auth_confirm(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICE_AUTH_CONFIRM, reply))
     }
@@ -43851,24 +43870,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::DeviceAccessTokenRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::device_access_token(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::DeviceAccessTokenRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::device_access_token(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICE_ACCESS_TOKEN, reply))
     }
@@ -43878,22 +43901,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GroupList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GroupListParams,
-                _,
-            >(&GROUP_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::group_list(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GroupListParams,
+                    _,
+                >(&GROUP_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::group_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GROUP_LIST, reply))
     }
@@ -43903,21 +43930,25 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<LoginSpoof>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::SpoofLoginBody>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::login_spoof(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::SpoofLoginBody>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::login_spoof(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGIN_SPOOF, reply))
     }
@@ -43928,35 +43959,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<LoginLocal>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                LoginLocalPath,
-                runtime::NoParameters,
-                _,
-            >(&LOGIN_LOCAL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::UsernamePasswordCredentials>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::login_local(
-                    handlers,
-                    path.silo_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    LoginLocalPath,
+                    runtime::NoParameters,
+                    _,
+                >(&LOGIN_LOCAL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::UsernamePasswordCredentials>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::login_local(
+                        handlers,
+                        path.silo_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGIN_LOCAL, reply))
     }
@@ -43966,26 +44001,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<LoginSamlBegin>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                LoginSamlBeginPath,
-                runtime::NoParameters,
-                _,
-            >(&LOGIN_SAML_BEGIN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::login_saml_begin(
-                    handlers,
-                    path.provider_name,
-                    path.silo_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    LoginSamlBeginPath,
+                    runtime::NoParameters,
+                    _,
+                >(&LOGIN_SAML_BEGIN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::login_saml_begin(
+                        handlers,
+                        path.provider_name,
+                        path.silo_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGIN_SAML_BEGIN, reply))
     }
@@ -43996,33 +44032,37 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<LoginSaml>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                LoginSamlPath,
-                runtime::NoParameters,
-                _,
-            >(&LOGIN_SAML, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::login_saml(
-                    handlers,
-                    path.provider_name,
-                    path.silo_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    LoginSamlPath,
+                    runtime::NoParameters,
+                    _,
+                >(&LOGIN_SAML, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes().and_then(runtime::required) {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::login_saml(
+                        handlers,
+                        path.provider_name,
+                        path.silo_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGIN_SAML, reply))
     }
@@ -44031,11 +44071,12 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Logout>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::logout(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::logout(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGOUT, reply))
     }
@@ -44048,25 +44089,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                OrganizationListParams,
-                _,
-            >(&ORGANIZATION_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    OrganizationListParams,
+                    _,
+                >(&ORGANIZATION_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_LIST, reply))
     }
@@ -44079,24 +44121,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::OrganizationCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_create(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::OrganizationCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_create(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_CREATE, reply))
     }
@@ -44109,25 +44155,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationViewPath,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_view(
-                    handlers,
-                    path.organization_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_view(
+                        handlers,
+                        path.organization_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW, reply))
     }
@@ -44141,35 +44188,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::OrganizationUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_update(
-                    handlers,
-                    path.organization_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::OrganizationUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_update(
+                        handlers,
+                        path.organization_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_UPDATE, reply))
     }
@@ -44182,25 +44233,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_delete(
-                    handlers,
-                    path.organization_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_delete(
+                        handlers,
+                        path.organization_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_DELETE, reply))
     }
@@ -44213,25 +44265,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationPolicyViewPath,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_POLICY_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_policy_view(
-                    handlers,
-                    path.organization_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationPolicyViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_POLICY_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_policy_view(
+                        handlers,
+                        path.organization_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_VIEW, reply))
     }
@@ -44245,35 +44298,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationPolicyUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_POLICY_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::OrganizationRolePolicy>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_policy_update(
-                    handlers,
-                    path.organization_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationPolicyUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_POLICY_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::OrganizationRolePolicy>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_policy_update(
+                        handlers,
+                        path.organization_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_UPDATE, reply))
     }
@@ -44283,26 +44340,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ProjectList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ProjectListPath,
-                ProjectListParams,
-                _,
-            >(&PROJECT_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_list(
-                    handlers,
-                    path.organization_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ProjectListPath,
+                    ProjectListParams,
+                    _,
+                >(&PROJECT_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_list(
+                        handlers,
+                        path.organization_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_LIST, reply))
     }
@@ -44313,35 +44371,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ProjectCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ProjectCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&PROJECT_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ProjectCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_create(
-                    handlers,
-                    path.organization_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ProjectCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&PROJECT_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ProjectCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_create(
+                        handlers,
+                        path.organization_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_CREATE, reply))
     }
@@ -44351,26 +44413,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ProjectView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ProjectViewPath,
-                runtime::NoParameters,
-                _,
-            >(&PROJECT_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_view(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ProjectViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PROJECT_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_view(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW, reply))
     }
@@ -44381,36 +44444,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ProjectUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ProjectUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&PROJECT_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ProjectUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_update(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ProjectUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&PROJECT_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ProjectUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_update(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_UPDATE, reply))
     }
@@ -44420,26 +44487,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ProjectDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ProjectDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&PROJECT_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_delete(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ProjectDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&PROJECT_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_delete(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_DELETE, reply))
     }
@@ -44449,27 +44517,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                DiskListPath,
-                DiskListParams,
-                _,
-            >(&DISK_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_list(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    DiskListPath,
+                    DiskListParams,
+                    _,
+                >(&DISK_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_list(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_LIST, reply))
     }
@@ -44480,36 +44549,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DiskCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&DISK_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::DiskCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_create(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DiskCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&DISK_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::DiskCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_create(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_CREATE, reply))
     }
@@ -44519,27 +44592,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DiskViewPath,
-                runtime::NoParameters,
-                _,
-            >(&DISK_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_view(
-                    handlers,
-                    path.disk_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DiskViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DISK_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_view(
+                        handlers,
+                        path.disk_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_VIEW, reply))
     }
@@ -44549,27 +44623,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DiskDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&DISK_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_delete(
-                    handlers,
-                    path.disk_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DiskDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&DISK_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_delete(
+                        handlers,
+                        path.disk_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_DELETE, reply))
     }
@@ -44582,29 +44657,30 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                DiskMetricsListPath,
-                DiskMetricsListParams,
-                _,
-            >(&DISK_METRICS_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_metrics_list(
-                    handlers,
-                    path.disk_name,
-                    path.metric_name,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    DiskMetricsListPath,
+                    DiskMetricsListParams,
+                    _,
+                >(&DISK_METRICS_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_metrics_list(
+                        handlers,
+                        path.disk_name,
+                        path.metric_name,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_METRICS_LIST, reply))
     }
@@ -44614,27 +44690,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ImageList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ImageListPath,
-                ImageListParams,
-                _,
-            >(&IMAGE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::image_list(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ImageListPath,
+                    ImageListParams,
+                    _,
+                >(&IMAGE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::image_list(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IMAGE_LIST, reply))
     }
@@ -44645,36 +44722,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ImageCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ImageCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&IMAGE_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ImageCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::image_create(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ImageCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&IMAGE_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ImageCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::image_create(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IMAGE_CREATE, reply))
     }
@@ -44684,27 +44765,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ImageView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ImageViewPath,
-                runtime::NoParameters,
-                _,
-            >(&IMAGE_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::image_view(
-                    handlers,
-                    path.image_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ImageViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&IMAGE_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::image_view(
+                        handlers,
+                        path.image_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IMAGE_VIEW, reply))
     }
@@ -44714,27 +44796,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ImageDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ImageDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&IMAGE_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::image_delete(
-                    handlers,
-                    path.image_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ImageDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&IMAGE_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::image_delete(
+                        handlers,
+                        path.image_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IMAGE_DELETE, reply))
     }
@@ -44744,27 +44827,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceListPath,
-                InstanceListParams,
-                _,
-            >(&INSTANCE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_list(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceListPath,
+                    InstanceListParams,
+                    _,
+                >(&INSTANCE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_list(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_LIST, reply))
     }
@@ -44775,36 +44859,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::InstanceCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_create(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::InstanceCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_create(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_CREATE, reply))
     }
@@ -44814,27 +44902,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceViewPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_view(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_view(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW, reply))
     }
@@ -44844,27 +44933,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_delete(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_delete(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_DELETE, reply))
     }
@@ -44877,28 +44967,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceDiskListPath,
-                InstanceDiskListParams,
-                _,
-            >(&INSTANCE_DISK_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_disk_list(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceDiskListPath,
+                    InstanceDiskListParams,
+                    _,
+                >(&INSTANCE_DISK_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_disk_list(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_LIST, reply))
     }
@@ -44912,37 +45003,41 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceDiskAttachPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_DISK_ATTACH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::DiskIdentifier>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_disk_attach(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceDiskAttachPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_DISK_ATTACH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::DiskIdentifier>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_disk_attach(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_ATTACH, reply))
     }
@@ -44956,37 +45051,41 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceDiskDetachPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_DISK_DETACH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::DiskIdentifier>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_disk_detach(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceDiskDetachPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_DISK_DETACH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::DiskIdentifier>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_disk_detach(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_DETACH, reply))
     }
@@ -44999,27 +45098,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceExternalIpListPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_EXTERNAL_IP_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_external_ip_list(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceExternalIpListPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_EXTERNAL_IP_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_external_ip_list(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_EXTERNAL_IP_LIST, reply))
     }
@@ -45033,37 +45133,41 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceMigratePath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_MIGRATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::InstanceMigrate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_migrate(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceMigratePath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_MIGRATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::InstanceMigrate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_migrate(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE, reply))
     }
@@ -45076,28 +45180,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceNetworkInterfaceListPath,
-                InstanceNetworkInterfaceListParams,
-                _,
-            >(&INSTANCE_NETWORK_INTERFACE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_network_interface_list(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceNetworkInterfaceListPath,
+                    InstanceNetworkInterfaceListParams,
+                    _,
+                >(&INSTANCE_NETWORK_INTERFACE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_network_interface_list(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_NETWORK_INTERFACE_LIST, reply),
@@ -45113,37 +45218,41 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceNetworkInterfaceCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_NETWORK_INTERFACE_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::NetworkInterfaceCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_network_interface_create(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceNetworkInterfaceCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_NETWORK_INTERFACE_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::NetworkInterfaceCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_network_interface_create(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_NETWORK_INTERFACE_CREATE, reply),
@@ -45158,28 +45267,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceNetworkInterfaceViewPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_NETWORK_INTERFACE_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_network_interface_view(
-                    handlers,
-                    path.instance_name,
-                    path.interface_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceNetworkInterfaceViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_NETWORK_INTERFACE_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_network_interface_view(
+                        handlers,
+                        path.instance_name,
+                        path.interface_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_NETWORK_INTERFACE_VIEW, reply),
@@ -45195,38 +45305,42 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceNetworkInterfaceUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_NETWORK_INTERFACE_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::NetworkInterfaceUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_network_interface_update(
-                    handlers,
-                    path.instance_name,
-                    path.interface_name,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceNetworkInterfaceUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_NETWORK_INTERFACE_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::NetworkInterfaceUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_network_interface_update(
+                        handlers,
+                        path.instance_name,
+                        path.interface_name,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_NETWORK_INTERFACE_UPDATE, reply),
@@ -45241,28 +45355,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceNetworkInterfaceDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_NETWORK_INTERFACE_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_network_interface_delete(
-                    handlers,
-                    path.instance_name,
-                    path.interface_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceNetworkInterfaceDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_NETWORK_INTERFACE_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_network_interface_delete(
+                        handlers,
+                        path.instance_name,
+                        path.interface_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_NETWORK_INTERFACE_DELETE, reply),
@@ -45274,27 +45389,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceReboot>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceRebootPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_REBOOT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_reboot(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceRebootPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_REBOOT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_reboot(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_REBOOT, reply))
     }
@@ -45307,28 +45423,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceSerialConsolePath,
-                InstanceSerialConsoleParams,
-                _,
-            >(&INSTANCE_SERIAL_CONSOLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_serial_console(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceSerialConsolePath,
+                    InstanceSerialConsoleParams,
+                    _,
+                >(&INSTANCE_SERIAL_CONSOLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_serial_console(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL_CONSOLE, reply))
     }
@@ -45341,27 +45458,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceSerialConsoleStreamPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_SERIAL_CONSOLE_STREAM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceSerialConsoleStreamPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_SERIAL_CONSOLE_STREAM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM, reply),
@@ -45377,34 +45495,35 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceSerialConsoleStreamV2Path,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_SERIAL_CONSOLE_STREAM_V2, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let upgrade = match handshake.upgrade() {
-                ::std::result::Result::Ok(upgrade) => upgrade,
-                ::std::result::Result::Err((status, problem)) => {
-                    return runtime::Reply::problem(status, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream_v2(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                    upgrade,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceSerialConsoleStreamV2Path,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_SERIAL_CONSOLE_STREAM_V2, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let upgrade = match handshake.upgrade() {
+                    ::std::result::Result::Ok(upgrade) => upgrade,
+                    ::std::result::Result::Err((status, problem)) => {
+                        return runtime::Reply::problem(status, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream_v2(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                        upgrade,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM_V2, reply),
@@ -45416,27 +45535,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceStart>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceStartPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_START, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_start(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceStartPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_START, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_start(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_START, reply))
     }
@@ -45446,27 +45566,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceStop>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceStopPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_STOP, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_stop(
-                    handlers,
-                    path.instance_name,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceStopPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_STOP, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_stop(
+                        handlers,
+                        path.instance_name,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_STOP, reply))
     }
@@ -45479,26 +45600,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ProjectPolicyViewPath,
-                runtime::NoParameters,
-                _,
-            >(&PROJECT_POLICY_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_policy_view(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ProjectPolicyViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PROJECT_POLICY_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_policy_view(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_VIEW, reply))
     }
@@ -45512,36 +45634,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ProjectPolicyUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&PROJECT_POLICY_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ProjectRolePolicy>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_policy_update(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ProjectPolicyUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&PROJECT_POLICY_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ProjectRolePolicy>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_policy_update(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_UPDATE, reply))
     }
@@ -45551,27 +45677,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SnapshotList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                SnapshotListPath,
-                SnapshotListParams,
-                _,
-            >(&SNAPSHOT_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::snapshot_list(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    SnapshotListPath,
+                    SnapshotListParams,
+                    _,
+                >(&SNAPSHOT_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::snapshot_list(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SNAPSHOT_LIST, reply))
     }
@@ -45582,36 +45709,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SnapshotCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SnapshotCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&SNAPSHOT_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::SnapshotCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::snapshot_create(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SnapshotCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SNAPSHOT_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::SnapshotCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::snapshot_create(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SNAPSHOT_CREATE, reply))
     }
@@ -45621,27 +45752,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SnapshotView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SnapshotViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SNAPSHOT_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::snapshot_view(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.snapshot_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SnapshotViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SNAPSHOT_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::snapshot_view(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.snapshot_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SNAPSHOT_VIEW, reply))
     }
@@ -45651,27 +45783,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SnapshotDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SnapshotDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&SNAPSHOT_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::snapshot_delete(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.snapshot_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SnapshotDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SNAPSHOT_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::snapshot_delete(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.snapshot_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SNAPSHOT_DELETE, reply))
     }
@@ -45681,27 +45814,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                VpcListPath,
-                VpcListParams,
-                _,
-            >(&VPC_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_list(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    VpcListPath,
+                    VpcListParams,
+                    _,
+                >(&VPC_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_list(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_LIST, reply))
     }
@@ -45712,36 +45846,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VpcCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_create(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VpcCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_create(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_CREATE, reply))
     }
@@ -45751,27 +45889,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcViewPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_view(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_view(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_VIEW, reply))
     }
@@ -45782,37 +45921,41 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VpcUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_update(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VpcUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_update(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_UPDATE, reply))
     }
@@ -45822,27 +45965,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_delete(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_delete(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_DELETE, reply))
     }
@@ -45855,27 +45999,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcFirewallRulesViewPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_FIREWALL_RULES_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_firewall_rules_view(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcFirewallRulesViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_FIREWALL_RULES_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_firewall_rules_view(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_FIREWALL_RULES_VIEW, reply))
     }
@@ -45889,37 +46034,41 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcFirewallRulesUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_FIREWALL_RULES_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VpcFirewallRuleUpdateParams>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_firewall_rules_update(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcFirewallRulesUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_FIREWALL_RULES_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VpcFirewallRuleUpdateParams>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_firewall_rules_update(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_FIREWALL_RULES_UPDATE, reply))
     }
@@ -45929,28 +46078,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcRouterList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                VpcRouterListPath,
-                VpcRouterListParams,
-                _,
-            >(&VPC_ROUTER_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_list(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    VpcRouterListPath,
+                    VpcRouterListParams,
+                    _,
+                >(&VPC_ROUTER_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_list(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_LIST, reply))
     }
@@ -45964,37 +46114,41 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VpcRouterCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_create(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VpcRouterCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_create(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_CREATE, reply))
     }
@@ -46004,28 +46158,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcRouterView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterViewPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_view(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.router_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_view(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.router_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_VIEW, reply))
     }
@@ -46039,38 +46194,42 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VpcRouterUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_update(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.router_name,
-                    path.vpc_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VpcRouterUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_update(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.router_name,
+                        path.vpc_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_UPDATE, reply))
     }
@@ -46083,28 +46242,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_delete(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.router_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_delete(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.router_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_DELETE, reply))
     }
@@ -46117,29 +46277,30 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                VpcRouterRouteListPath,
-                VpcRouterRouteListParams,
-                _,
-            >(&VPC_ROUTER_ROUTE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_route_list(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.router_name,
-                    path.vpc_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    VpcRouterRouteListPath,
+                    VpcRouterRouteListParams,
+                    _,
+                >(&VPC_ROUTER_ROUTE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_route_list(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.router_name,
+                        path.vpc_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_LIST, reply))
     }
@@ -46153,38 +46314,42 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterRouteCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_ROUTE_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::RouterRouteCreateParams>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_route_create(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.router_name,
-                    path.vpc_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterRouteCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_ROUTE_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::RouterRouteCreateParams>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_route_create(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.router_name,
+                        path.vpc_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_CREATE, reply))
     }
@@ -46197,29 +46362,30 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterRouteViewPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_ROUTE_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_route_view(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.route_name,
-                    path.router_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterRouteViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_ROUTE_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_route_view(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.route_name,
+                        path.router_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_VIEW, reply))
     }
@@ -46233,39 +46399,43 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterRouteUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_ROUTE_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::RouterRouteUpdateParams>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_route_update(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.route_name,
-                    path.router_name,
-                    path.vpc_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterRouteUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_ROUTE_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::RouterRouteUpdateParams>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_route_update(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.route_name,
+                        path.router_name,
+                        path.vpc_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_UPDATE, reply))
     }
@@ -46278,29 +46448,30 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcRouterRouteDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_ROUTER_ROUTE_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_router_route_delete(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.route_name,
-                    path.router_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcRouterRouteDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_ROUTER_ROUTE_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_router_route_delete(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.route_name,
+                        path.router_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_ROUTER_ROUTE_DELETE, reply))
     }
@@ -46310,28 +46481,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcSubnetList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                VpcSubnetListPath,
-                VpcSubnetListParams,
-                _,
-            >(&VPC_SUBNET_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_subnet_list(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    VpcSubnetListPath,
+                    VpcSubnetListParams,
+                    _,
+                >(&VPC_SUBNET_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_subnet_list(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_LIST, reply))
     }
@@ -46345,37 +46517,41 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcSubnetCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_SUBNET_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VpcSubnetCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_subnet_create(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.vpc_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcSubnetCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_SUBNET_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VpcSubnetCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_subnet_create(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.vpc_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_CREATE, reply))
     }
@@ -46385,28 +46561,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<VpcSubnetView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcSubnetViewPath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_SUBNET_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_subnet_view(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.subnet_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcSubnetViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_SUBNET_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_subnet_view(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.subnet_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_VIEW, reply))
     }
@@ -46420,38 +46597,42 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcSubnetUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_SUBNET_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VpcSubnetUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_subnet_update(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.subnet_name,
-                    path.vpc_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcSubnetUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_SUBNET_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VpcSubnetUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_subnet_update(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.subnet_name,
+                        path.vpc_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_UPDATE, reply))
     }
@@ -46464,28 +46645,29 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                VpcSubnetDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&VPC_SUBNET_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_subnet_delete(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.subnet_name,
-                    path.vpc_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    VpcSubnetDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&VPC_SUBNET_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_subnet_delete(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.subnet_name,
+                        path.vpc_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VPC_SUBNET_DELETE, reply))
     }
@@ -46498,29 +46680,30 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                VpcSubnetListNetworkInterfacesPath,
-                VpcSubnetListNetworkInterfacesParams,
-                _,
-            >(&VPC_SUBNET_LIST_NETWORK_INTERFACES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::vpc_subnet_list_network_interfaces(
-                    handlers,
-                    path.organization_name,
-                    path.project_name,
-                    path.subnet_name,
-                    path.vpc_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    VpcSubnetListNetworkInterfacesPath,
+                    VpcSubnetListNetworkInterfacesParams,
+                    _,
+                >(&VPC_SUBNET_LIST_NETWORK_INTERFACES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::vpc_subnet_list_network_interfaces(
+                        handlers,
+                        path.organization_name,
+                        path.project_name,
+                        path.subnet_name,
+                        path.vpc_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&VPC_SUBNET_LIST_NETWORK_INTERFACES, reply),
@@ -46531,11 +46714,13 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PolicyView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::policy_view(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::policy_view(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POLICY_VIEW, reply))
     }
@@ -46545,21 +46730,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PolicyUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::SiloRolePolicy>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::policy_update(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::SiloRolePolicy>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::policy_update(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POLICY_UPDATE, reply))
     }
@@ -46569,22 +46761,23 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RoleList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                RoleListParams,
-                _,
-            >(&ROLE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::role_list(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    RoleListParams,
+                    _,
+                >(&ROLE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::role_list(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ROLE_LIST, reply))
     }
@@ -46594,25 +46787,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RoleView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                RoleViewPath,
-                runtime::NoParameters,
-                _,
-            >(&ROLE_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::role_view(
-                    handlers,
-                    path.role_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    RoleViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ROLE_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::role_view(
+                        handlers,
+                        path.role_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ROLE_VIEW, reply))
     }
@@ -46621,11 +46815,12 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SessionMe>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::session_me(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::session_me(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SESSION_ME, reply))
     }
@@ -46638,25 +46833,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SessionMeGroupsParams,
-                _,
-            >(&SESSION_ME_GROUPS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::session_me_groups(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SessionMeGroupsParams,
+                    _,
+                >(&SESSION_ME_GROUPS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::session_me_groups(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SESSION_ME_GROUPS, reply))
     }
@@ -46669,25 +46865,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SessionSshkeyListParams,
-                _,
-            >(&SESSION_SSHKEY_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::session_sshkey_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SessionSshkeyListParams,
+                    _,
+                >(&SESSION_SSHKEY_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::session_sshkey_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_LIST, reply))
     }
@@ -46700,24 +46897,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::SshKeyCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::session_sshkey_create(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::SshKeyCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::session_sshkey_create(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_CREATE, reply))
     }
@@ -46730,25 +46931,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SessionSshkeyViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SESSION_SSHKEY_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::session_sshkey_view(
-                    handlers,
-                    path.ssh_key_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SessionSshkeyViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SESSION_SSHKEY_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::session_sshkey_view(
+                        handlers,
+                        path.ssh_key_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_VIEW, reply))
     }
@@ -46761,25 +46963,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SessionSshkeyDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&SESSION_SSHKEY_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::session_sshkey_delete(
-                    handlers,
-                    path.ssh_key_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SessionSshkeyDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SESSION_SSHKEY_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::session_sshkey_delete(
+                        handlers,
+                        path.ssh_key_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SESSION_SSHKEY_DELETE, reply))
     }
@@ -46792,25 +46995,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SystemImageViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&SYSTEM_IMAGE_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_image_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SystemImageViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SYSTEM_IMAGE_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_image_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_VIEW_BY_ID, reply))
     }
@@ -46820,25 +47024,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<IpPoolViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                IpPoolViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&IP_POOL_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    IpPoolViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&IP_POOL_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_VIEW_BY_ID, reply))
     }
@@ -46848,25 +47053,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiloViewById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SiloViewByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&SILO_VIEW_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_view_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SiloViewByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SILO_VIEW_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_view_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_VIEW_BY_ID, reply))
     }
@@ -46879,25 +47085,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                CertificateListParams,
-                _,
-            >(&CERTIFICATE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::certificate_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    CertificateListParams,
+                    _,
+                >(&CERTIFICATE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::certificate_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CERTIFICATE_LIST, reply))
     }
@@ -46910,24 +47117,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::CertificateCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::certificate_create(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::CertificateCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::certificate_create(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CERTIFICATE_CREATE, reply))
     }
@@ -46940,25 +47151,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                CertificateViewPath,
-                runtime::NoParameters,
-                _,
-            >(&CERTIFICATE_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::certificate_view(
-                    handlers,
-                    path.certificate,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    CertificateViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&CERTIFICATE_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::certificate_view(
+                        handlers,
+                        path.certificate,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CERTIFICATE_VIEW, reply))
     }
@@ -46971,25 +47183,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                CertificateDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&CERTIFICATE_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::certificate_delete(
-                    handlers,
-                    path.certificate,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    CertificateDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&CERTIFICATE_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::certificate_delete(
+                        handlers,
+                        path.certificate,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CERTIFICATE_DELETE, reply))
     }
@@ -47002,25 +47215,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PhysicalDiskListParams,
-                _,
-            >(&PHYSICAL_DISK_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::physical_disk_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PhysicalDiskListParams,
+                    _,
+                >(&PHYSICAL_DISK_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::physical_disk_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PHYSICAL_DISK_LIST, reply))
     }
@@ -47030,22 +47244,23 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RackList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                RackListParams,
-                _,
-            >(&RACK_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::rack_list(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    RackListParams,
+                    _,
+                >(&RACK_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::rack_list(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RACK_LIST, reply))
     }
@@ -47055,25 +47270,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RackView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                RackViewPath,
-                runtime::NoParameters,
-                _,
-            >(&RACK_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::rack_view(
-                    handlers,
-                    path.rack_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    RackViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RACK_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::rack_view(
+                        handlers,
+                        path.rack_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RACK_VIEW, reply))
     }
@@ -47083,22 +47299,23 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SledList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SledListParams,
-                _,
-            >(&SLED_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::sled_list(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SledListParams,
+                    _,
+                >(&SLED_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::sled_list(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SLED_LIST, reply))
     }
@@ -47108,25 +47325,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SledView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SledViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SLED_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::sled_view(
-                    handlers,
-                    path.sled_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SledViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SLED_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::sled_view(
+                        handlers,
+                        path.sled_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SLED_VIEW, reply))
     }
@@ -47139,26 +47357,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                SledPhysicalDiskListPath,
-                SledPhysicalDiskListParams,
-                _,
-            >(&SLED_PHYSICAL_DISK_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::sled_physical_disk_list(
-                    handlers,
-                    path.sled_id,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    SledPhysicalDiskListPath,
+                    SledPhysicalDiskListParams,
+                    _,
+                >(&SLED_PHYSICAL_DISK_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::sled_physical_disk_list(
+                        handlers,
+                        path.sled_id,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SLED_PHYSICAL_DISK_LIST, reply))
     }
@@ -47171,25 +47390,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SystemImageListParams,
-                _,
-            >(&SYSTEM_IMAGE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_image_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SystemImageListParams,
+                    _,
+                >(&SYSTEM_IMAGE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_image_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_LIST, reply))
     }
@@ -47202,24 +47422,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::GlobalImageCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_image_create(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::GlobalImageCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_image_create(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_CREATE, reply))
     }
@@ -47232,25 +47456,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SystemImageViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SYSTEM_IMAGE_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_image_view(
-                    handlers,
-                    path.image_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SystemImageViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SYSTEM_IMAGE_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_image_view(
+                        handlers,
+                        path.image_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_VIEW, reply))
     }
@@ -47263,25 +47488,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SystemImageDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&SYSTEM_IMAGE_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_image_delete(
-                    handlers,
-                    path.image_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SystemImageDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SYSTEM_IMAGE_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_image_delete(
+                        handlers,
+                        path.image_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_IMAGE_DELETE, reply))
     }
@@ -47291,22 +47517,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<IpPoolList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                IpPoolListParams,
-                _,
-            >(&IP_POOL_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_list(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    IpPoolListParams,
+                    _,
+                >(&IP_POOL_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_LIST, reply))
     }
@@ -47316,21 +47546,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<IpPoolCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::IpPoolCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_create(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::IpPoolCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_create(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_CREATE, reply))
     }
@@ -47340,25 +47577,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<IpPoolView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                IpPoolViewPath,
-                runtime::NoParameters,
-                _,
-            >(&IP_POOL_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_view(
-                    handlers,
-                    path.pool_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    IpPoolViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&IP_POOL_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_view(
+                        handlers,
+                        path.pool_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_VIEW, reply))
     }
@@ -47369,35 +47607,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<IpPoolUpdate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                IpPoolUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&IP_POOL_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::IpPoolUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_update(
-                    handlers,
-                    path.pool_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    IpPoolUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&IP_POOL_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::IpPoolUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_update(
+                        handlers,
+                        path.pool_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_UPDATE, reply))
     }
@@ -47407,25 +47649,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<IpPoolDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                IpPoolDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&IP_POOL_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_delete(
-                    handlers,
-                    path.pool_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    IpPoolDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&IP_POOL_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_delete(
+                        handlers,
+                        path.pool_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_DELETE, reply))
     }
@@ -47438,26 +47681,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                IpPoolRangeListPath,
-                IpPoolRangeListParams,
-                _,
-            >(&IP_POOL_RANGE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_range_list(
-                    handlers,
-                    path.pool_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    IpPoolRangeListPath,
+                    IpPoolRangeListParams,
+                    _,
+                >(&IP_POOL_RANGE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_range_list(
+                        handlers,
+                        path.pool_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_LIST, reply))
     }
@@ -47468,33 +47712,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<IpPoolRangeAdd>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                IpPoolRangeAddPath,
-                runtime::NoParameters,
-                _,
-            >(&IP_POOL_RANGE_ADD, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::IpRange>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_range_add(
-                    handlers,
-                    path.pool_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    IpPoolRangeAddPath,
+                    runtime::NoParameters,
+                    _,
+                >(&IP_POOL_RANGE_ADD, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::IpRange>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_range_add(
+                        handlers,
+                        path.pool_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_ADD, reply))
     }
@@ -47508,33 +47758,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                IpPoolRangeRemovePath,
-                runtime::NoParameters,
-                _,
-            >(&IP_POOL_RANGE_REMOVE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::IpRange>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_range_remove(
-                    handlers,
-                    path.pool_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    IpPoolRangeRemovePath,
+                    runtime::NoParameters,
+                    _,
+                >(&IP_POOL_RANGE_REMOVE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::IpRange>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_range_remove(
+                        handlers,
+                        path.pool_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_RANGE_REMOVE, reply))
     }
@@ -47546,12 +47802,15 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_service_view(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_service_view(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_VIEW, reply))
     }
@@ -47564,25 +47823,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                IpPoolServiceRangeListParams,
-                _,
-            >(&IP_POOL_SERVICE_RANGE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    IpPoolServiceRangeListParams,
+                    _,
+                >(&IP_POOL_SERVICE_RANGE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_LIST, reply))
     }
@@ -47595,22 +47855,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::IpRange>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_add(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::IpRange>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_add(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_ADD, reply))
     }
@@ -47623,22 +47889,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::IpRange>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_remove(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::IpRange>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::ip_pool_service_range_remove(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&IP_POOL_SERVICE_RANGE_REMOVE, reply))
     }
@@ -47648,26 +47920,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SystemMetric>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                SystemMetricPath,
-                SystemMetricParams,
-                _,
-            >(&SYSTEM_METRIC, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_metric(
-                    handlers,
-                    path.metric_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    SystemMetricPath,
+                    SystemMetricParams,
+                    _,
+                >(&SYSTEM_METRIC, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_metric(
+                        handlers,
+                        path.metric_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_METRIC, reply))
     }
@@ -47679,12 +47952,15 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_policy_view(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_policy_view(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_POLICY_VIEW, reply))
     }
@@ -47697,24 +47973,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::FleetRolePolicy>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_policy_update(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::FleetRolePolicy>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_policy_update(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_POLICY_UPDATE, reply))
     }
@@ -47724,22 +48004,23 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SagaList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SagaListParams,
-                _,
-            >(&SAGA_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::saga_list(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SagaListParams,
+                    _,
+                >(&SAGA_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::saga_list(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SAGA_LIST, reply))
     }
@@ -47749,25 +48030,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SagaView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SagaViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SAGA_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::saga_view(
-                    handlers,
-                    path.saga_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SagaViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SAGA_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::saga_view(
+                        handlers,
+                        path.saga_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SAGA_VIEW, reply))
     }
@@ -47777,22 +48059,23 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiloList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SiloListParams,
-                _,
-            >(&SILO_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_list(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SiloListParams,
+                    _,
+                >(&SILO_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_list(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_LIST, reply))
     }
@@ -47802,21 +48085,25 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiloCreate>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::SiloCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_create(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::SiloCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_create(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_CREATE, reply))
     }
@@ -47826,25 +48113,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiloView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SiloViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SILO_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_view(
-                    handlers,
-                    path.silo_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SiloViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SILO_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_view(
+                        handlers,
+                        path.silo_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_VIEW, reply))
     }
@@ -47854,25 +48142,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiloDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SiloDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&SILO_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_delete(
-                    handlers,
-                    path.silo_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SiloDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SILO_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_delete(
+                        handlers,
+                        path.silo_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_DELETE, reply))
     }
@@ -47885,26 +48174,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                SiloIdentityProviderListPath,
-                SiloIdentityProviderListParams,
-                _,
-            >(&SILO_IDENTITY_PROVIDER_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_identity_provider_list(
-                    handlers,
-                    path.silo_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    SiloIdentityProviderListPath,
+                    SiloIdentityProviderListParams,
+                    _,
+                >(&SILO_IDENTITY_PROVIDER_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_identity_provider_list(
+                        handlers,
+                        path.silo_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_IDENTITY_PROVIDER_LIST, reply))
     }
@@ -47918,35 +48208,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                LocalIdpUserCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&LOCAL_IDP_USER_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::UserCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::local_idp_user_create(
-                    handlers,
-                    path.silo_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    LocalIdpUserCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&LOCAL_IDP_USER_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::UserCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::local_idp_user_create(
+                        handlers,
+                        path.silo_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_CREATE, reply))
     }
@@ -47959,26 +48253,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                LocalIdpUserDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&LOCAL_IDP_USER_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::local_idp_user_delete(
-                    handlers,
-                    path.silo_name,
-                    path.user_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    LocalIdpUserDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&LOCAL_IDP_USER_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::local_idp_user_delete(
+                        handlers,
+                        path.silo_name,
+                        path.user_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_DELETE, reply))
     }
@@ -47992,36 +48287,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                LocalIdpUserSetPasswordPath,
-                runtime::NoParameters,
-                _,
-            >(&LOCAL_IDP_USER_SET_PASSWORD, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::UserPassword>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::local_idp_user_set_password(
-                    handlers,
-                    path.silo_name,
-                    path.user_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    LocalIdpUserSetPasswordPath,
+                    runtime::NoParameters,
+                    _,
+                >(&LOCAL_IDP_USER_SET_PASSWORD, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::UserPassword>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::local_idp_user_set_password(
+                        handlers,
+                        path.silo_name,
+                        path.user_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOCAL_IDP_USER_SET_PASSWORD, reply))
     }
@@ -48035,35 +48334,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SamlIdentityProviderCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&SAML_IDENTITY_PROVIDER_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::SamlIdentityProviderCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::saml_identity_provider_create(
-                    handlers,
-                    path.silo_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SamlIdentityProviderCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SAML_IDENTITY_PROVIDER_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::SamlIdentityProviderCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::saml_identity_provider_create(
+                        handlers,
+                        path.silo_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&SAML_IDENTITY_PROVIDER_CREATE, reply),
@@ -48078,26 +48381,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SamlIdentityProviderViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SAML_IDENTITY_PROVIDER_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::saml_identity_provider_view(
-                    handlers,
-                    path.provider_name,
-                    path.silo_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SamlIdentityProviderViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SAML_IDENTITY_PROVIDER_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::saml_identity_provider_view(
+                        handlers,
+                        path.provider_name,
+                        path.silo_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SAML_IDENTITY_PROVIDER_VIEW, reply))
     }
@@ -48107,25 +48411,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiloPolicyView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SiloPolicyViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SILO_POLICY_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_policy_view(
-                    handlers,
-                    path.silo_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SiloPolicyViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SILO_POLICY_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_policy_view(
+                        handlers,
+                        path.silo_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_POLICY_VIEW, reply))
     }
@@ -48139,35 +48444,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SiloPolicyUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&SILO_POLICY_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::SiloRolePolicy>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_policy_update(
-                    handlers,
-                    path.silo_name,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SiloPolicyUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SILO_POLICY_UPDATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::SiloRolePolicy>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_policy_update(
+                        handlers,
+                        path.silo_name,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_POLICY_UPDATE, reply))
     }
@@ -48177,26 +48486,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiloUsersList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                SiloUsersListPath,
-                SiloUsersListParams,
-                _,
-            >(&SILO_USERS_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_users_list(
-                    handlers,
-                    path.silo_name,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    SiloUsersListPath,
+                    SiloUsersListParams,
+                    _,
+                >(&SILO_USERS_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_users_list(
+                        handlers,
+                        path.silo_name,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_USERS_LIST, reply))
     }
@@ -48206,26 +48516,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SiloUserView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SiloUserViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SILO_USER_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::silo_user_view(
-                    handlers,
-                    path.silo_name,
-                    path.user_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SiloUserViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SILO_USER_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::silo_user_view(
+                        handlers,
+                        path.silo_name,
+                        path.user_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SILO_USER_VIEW, reply))
     }
@@ -48235,25 +48546,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SystemUserList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SystemUserListParams,
-                _,
-            >(&SYSTEM_USER_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_user_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SystemUserListParams,
+                    _,
+                >(&SYSTEM_USER_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_user_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_USER_LIST, reply))
     }
@@ -48263,25 +48575,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SystemUserView>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SystemUserViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SYSTEM_USER_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_user_view(
-                    handlers,
-                    path.user_name,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SystemUserViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SYSTEM_USER_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_user_view(
+                        handlers,
+                        path.user_name,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_USER_VIEW, reply))
     }
@@ -48294,25 +48607,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                TimeseriesSchemaGetParams,
-                _,
-            >(&TIMESERIES_SCHEMA_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::timeseries_schema_get(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    TimeseriesSchemaGetParams,
+                    _,
+                >(&TIMESERIES_SCHEMA_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::timeseries_schema_get(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TIMESERIES_SCHEMA_GET, reply))
     }
@@ -48322,22 +48636,23 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UserList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                UserListParams,
-                _,
-            >(&USER_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::user_list(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    UserListParams,
+                    _,
+                >(&USER_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::user_list(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&USER_LIST, reply))
     }
@@ -48347,22 +48662,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                DiskListV1Params,
-                _,
-            >(&DISK_LIST_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_list_v1(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    DiskListV1Params,
+                    _,
+                >(&DISK_LIST_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_list_v1(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_LIST_V1, reply))
     }
@@ -48373,35 +48692,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskCreateV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                DiskCreateV1Params,
-                _,
-            >(&DISK_CREATE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::DiskCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_create_v1(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    DiskCreateV1Params,
+                    _,
+                >(&DISK_CREATE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::DiskCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_create_v1(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_CREATE_V1, reply))
     }
@@ -48411,26 +48734,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                DiskViewV1Path,
-                DiskViewV1Params,
-                _,
-            >(&DISK_VIEW_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_view_v1(
-                    handlers,
-                    path.disk,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    DiskViewV1Path,
+                    DiskViewV1Params,
+                    _,
+                >(&DISK_VIEW_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_view_v1(
+                        handlers,
+                        path.disk,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_VIEW_V1, reply))
     }
@@ -48440,26 +48764,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DiskDeleteV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                DiskDeleteV1Path,
-                DiskDeleteV1Params,
-                _,
-            >(&DISK_DELETE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::disk_delete_v1(
-                    handlers,
-                    path.disk,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    DiskDeleteV1Path,
+                    DiskDeleteV1Params,
+                    _,
+                >(&DISK_DELETE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::disk_delete_v1(
+                        handlers,
+                        path.disk,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DISK_DELETE_V1, reply))
     }
@@ -48469,25 +48794,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                InstanceListV1Params,
-                _,
-            >(&INSTANCE_LIST_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_list_v1(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    InstanceListV1Params,
+                    _,
+                >(&INSTANCE_LIST_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_list_v1(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_LIST_V1, reply))
     }
@@ -48501,35 +48827,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                InstanceCreateV1Params,
-                _,
-            >(&INSTANCE_CREATE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::InstanceCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_create_v1(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    InstanceCreateV1Params,
+                    _,
+                >(&INSTANCE_CREATE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::InstanceCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_create_v1(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_CREATE_V1, reply))
     }
@@ -48539,26 +48869,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceViewV1Path,
-                InstanceViewV1Params,
-                _,
-            >(&INSTANCE_VIEW_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_view_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceViewV1Path,
+                    InstanceViewV1Params,
+                    _,
+                >(&INSTANCE_VIEW_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_view_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_VIEW_V1, reply))
     }
@@ -48571,26 +48902,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceDeleteV1Path,
-                InstanceDeleteV1Params,
-                _,
-            >(&INSTANCE_DELETE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_delete_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceDeleteV1Path,
+                    InstanceDeleteV1Params,
+                    _,
+                >(&INSTANCE_DELETE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_delete_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_DELETE_V1, reply))
     }
@@ -48603,26 +48935,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceDiskListV1Path,
-                InstanceDiskListV1Params,
-                _,
-            >(&INSTANCE_DISK_LIST_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_disk_list_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceDiskListV1Path,
+                    InstanceDiskListV1Params,
+                    _,
+                >(&INSTANCE_DISK_LIST_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_disk_list_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_LIST_V1, reply))
     }
@@ -48636,34 +48969,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceDiskAttachV1Path,
-                InstanceDiskAttachV1Params,
-                _,
-            >(&INSTANCE_DISK_ATTACH_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::DiskPath>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_disk_attach_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceDiskAttachV1Path,
+                    InstanceDiskAttachV1Params,
+                    _,
+                >(&INSTANCE_DISK_ATTACH_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::DiskPath>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_disk_attach_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_ATTACH_V1, reply))
     }
@@ -48677,34 +49016,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceDiskDetachV1Path,
-                InstanceDiskDetachV1Params,
-                _,
-            >(&INSTANCE_DISK_DETACH_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::DiskPath>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_disk_detach_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceDiskDetachV1Path,
+                    InstanceDiskDetachV1Params,
+                    _,
+                >(&INSTANCE_DISK_DETACH_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::DiskPath>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_disk_detach_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_DISK_DETACH_V1, reply))
     }
@@ -48718,36 +49063,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceMigrateV1Path,
-                InstanceMigrateV1Params,
-                _,
-            >(&INSTANCE_MIGRATE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::InstanceMigrate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_migrate_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceMigrateV1Path,
+                    InstanceMigrateV1Params,
+                    _,
+                >(&INSTANCE_MIGRATE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::InstanceMigrate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_migrate_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE_V1, reply))
     }
@@ -48760,26 +49109,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceRebootV1Path,
-                InstanceRebootV1Params,
-                _,
-            >(&INSTANCE_REBOOT_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_reboot_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceRebootV1Path,
+                    InstanceRebootV1Params,
+                    _,
+                >(&INSTANCE_REBOOT_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_reboot_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_REBOOT_V1, reply))
     }
@@ -48792,26 +49142,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceSerialConsoleV1Path,
-                InstanceSerialConsoleV1Params,
-                _,
-            >(&INSTANCE_SERIAL_CONSOLE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_serial_console_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceSerialConsoleV1Path,
+                    InstanceSerialConsoleV1Params,
+                    _,
+                >(&INSTANCE_SERIAL_CONSOLE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_serial_console_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL_CONSOLE_V1, reply))
     }
@@ -48825,33 +49176,34 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceSerialConsoleStreamV1Path,
-                InstanceSerialConsoleStreamV1Params,
-                _,
-            >(&INSTANCE_SERIAL_CONSOLE_STREAM_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let upgrade = match handshake.upgrade() {
-                ::std::result::Result::Ok(upgrade) => upgrade,
-                ::std::result::Result::Err((status, problem)) => {
-                    return runtime::Reply::problem(status, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                    upgrade,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceSerialConsoleStreamV1Path,
+                    InstanceSerialConsoleStreamV1Params,
+                    _,
+                >(&INSTANCE_SERIAL_CONSOLE_STREAM_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let upgrade = match handshake.upgrade() {
+                    ::std::result::Result::Ok(upgrade) => upgrade,
+                    ::std::result::Result::Err((status, problem)) => {
+                        return runtime::Reply::problem(status, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_serial_console_stream_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                        upgrade,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_SERIAL_CONSOLE_STREAM_V1, reply),
@@ -48866,26 +49218,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceStartV1Path,
-                InstanceStartV1Params,
-                _,
-            >(&INSTANCE_START_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_start_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceStartV1Path,
+                    InstanceStartV1Params,
+                    _,
+                >(&INSTANCE_START_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_start_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_START_V1, reply))
     }
@@ -48895,26 +49248,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<InstanceStopV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                InstanceStopV1Path,
-                InstanceStopV1Params,
-                _,
-            >(&INSTANCE_STOP_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::instance_stop_v1(
-                    handlers,
-                    path.instance,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    InstanceStopV1Path,
+                    InstanceStopV1Params,
+                    _,
+                >(&INSTANCE_STOP_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::instance_stop_v1(
+                        handlers,
+                        path.instance,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_STOP_V1, reply))
     }
@@ -48927,25 +49281,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                OrganizationListV1Params,
-                _,
-            >(&ORGANIZATION_LIST_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_list_v1(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    OrganizationListV1Params,
+                    _,
+                >(&ORGANIZATION_LIST_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_list_v1(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_LIST_V1, reply))
     }
@@ -48958,24 +49313,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::OrganizationCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_create_v1(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::OrganizationCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_create_v1(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_CREATE_V1, reply))
     }
@@ -48988,25 +49347,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationViewV1Path,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_VIEW_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_view_v1(
-                    handlers,
-                    path.organization,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationViewV1Path,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_VIEW_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_view_v1(
+                        handlers,
+                        path.organization,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_VIEW_V1, reply))
     }
@@ -49020,35 +49380,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationUpdateV1Path,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_UPDATE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::OrganizationUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_update_v1(
-                    handlers,
-                    path.organization,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationUpdateV1Path,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_UPDATE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::OrganizationUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_update_v1(
+                        handlers,
+                        path.organization,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_UPDATE_V1, reply))
     }
@@ -49061,25 +49425,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationDeleteV1Path,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_DELETE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_delete_v1(
-                    handlers,
-                    path.organization,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationDeleteV1Path,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_DELETE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_delete_v1(
+                        handlers,
+                        path.organization,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_DELETE_V1, reply))
     }
@@ -49092,25 +49457,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationPolicyViewV1Path,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_POLICY_VIEW_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_policy_view_v1(
-                    handlers,
-                    path.organization,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationPolicyViewV1Path,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_POLICY_VIEW_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_policy_view_v1(
+                        handlers,
+                        path.organization,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ORGANIZATION_POLICY_VIEW_V1, reply))
     }
@@ -49124,35 +49490,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                OrganizationPolicyUpdateV1Path,
-                runtime::NoParameters,
-                _,
-            >(&ORGANIZATION_POLICY_UPDATE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::OrganizationRolePolicy>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::organization_policy_update_v1(
-                    handlers,
-                    path.organization,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    OrganizationPolicyUpdateV1Path,
+                    runtime::NoParameters,
+                    _,
+                >(&ORGANIZATION_POLICY_UPDATE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::OrganizationRolePolicy>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::organization_policy_update_v1(
+                        handlers,
+                        path.organization,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&ORGANIZATION_POLICY_UPDATE_V1, reply),
@@ -49164,25 +49534,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ProjectListV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ProjectListV1Params,
-                _,
-            >(&PROJECT_LIST_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_list_v1(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ProjectListV1Params,
+                    _,
+                >(&PROJECT_LIST_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_list_v1(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_LIST_V1, reply))
     }
@@ -49196,35 +49567,39 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ProjectCreateV1Params,
-                _,
-            >(&PROJECT_CREATE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ProjectCreate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_create_v1(
-                    handlers,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ProjectCreateV1Params,
+                    _,
+                >(&PROJECT_CREATE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ProjectCreate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_create_v1(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_CREATE_V1, reply))
     }
@@ -49234,26 +49609,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ProjectViewV1>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ProjectViewV1Path,
-                ProjectViewV1Params,
-                _,
-            >(&PROJECT_VIEW_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_view_v1(
-                    handlers,
-                    path.project,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ProjectViewV1Path,
+                    ProjectViewV1Params,
+                    _,
+                >(&PROJECT_VIEW_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_view_v1(
+                        handlers,
+                        path.project,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_VIEW_V1, reply))
     }
@@ -49267,36 +49643,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ProjectUpdateV1Path,
-                ProjectUpdateV1Params,
-                _,
-            >(&PROJECT_UPDATE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ProjectUpdate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_update_v1(
-                    handlers,
-                    path.project,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ProjectUpdateV1Path,
+                    ProjectUpdateV1Params,
+                    _,
+                >(&PROJECT_UPDATE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ProjectUpdate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_update_v1(
+                        handlers,
+                        path.project,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_UPDATE_V1, reply))
     }
@@ -49309,26 +49689,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ProjectDeleteV1Path,
-                ProjectDeleteV1Params,
-                _,
-            >(&PROJECT_DELETE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_delete_v1(
-                    handlers,
-                    path.project,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ProjectDeleteV1Path,
+                    ProjectDeleteV1Params,
+                    _,
+                >(&PROJECT_DELETE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_delete_v1(
+                        handlers,
+                        path.project,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_DELETE_V1, reply))
     }
@@ -49341,26 +49722,27 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ProjectPolicyViewV1Path,
-                ProjectPolicyViewV1Params,
-                _,
-            >(&PROJECT_POLICY_VIEW_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_policy_view_v1(
-                    handlers,
-                    path.project,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ProjectPolicyViewV1Path,
+                    ProjectPolicyViewV1Params,
+                    _,
+                >(&PROJECT_POLICY_VIEW_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_policy_view_v1(
+                        handlers,
+                        path.project,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_VIEW_V1, reply))
     }
@@ -49374,36 +49756,40 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ProjectPolicyUpdateV1Path,
-                ProjectPolicyUpdateV1Params,
-                _,
-            >(&PROJECT_POLICY_UPDATE_V1, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ProjectRolePolicy>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::project_policy_update_v1(
-                    handlers,
-                    path.project,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ProjectPolicyUpdateV1Path,
+                    ProjectPolicyUpdateV1Params,
+                    _,
+                >(&PROJECT_POLICY_UPDATE_V1, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ProjectRolePolicy>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::project_policy_update_v1(
+                        handlers,
+                        path.project,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PROJECT_POLICY_UPDATE_V1, reply))
     }
@@ -49416,25 +49802,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SystemComponentVersionListParams,
-                _,
-            >(&SYSTEM_COMPONENT_VERSION_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_component_version_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SystemComponentVersionListParams,
+                    _,
+                >(&SYSTEM_COMPONENT_VERSION_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_component_version_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&SYSTEM_COMPONENT_VERSION_LIST, reply),
@@ -49449,25 +49836,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                UpdateDeploymentsListParams,
-                _,
-            >(&UPDATE_DEPLOYMENTS_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::update_deployments_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    UpdateDeploymentsListParams,
+                    _,
+                >(&UPDATE_DEPLOYMENTS_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::update_deployments_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_DEPLOYMENTS_LIST, reply))
     }
@@ -49480,25 +49868,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                UpdateDeploymentViewPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_DEPLOYMENT_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::update_deployment_view(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateDeploymentViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_DEPLOYMENT_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::update_deployment_view(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_DEPLOYMENT_VIEW, reply))
     }
@@ -49510,12 +49899,15 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_update_refresh(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_update_refresh(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_REFRESH, reply))
     }
@@ -49528,24 +49920,28 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::SystemUpdateStart>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_update_start(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::SystemUpdateStart>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_update_start(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_START, reply))
     }
@@ -49557,12 +49953,15 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_update_stop(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_update_stop(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_STOP, reply))
     }
@@ -49575,25 +49974,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                SystemUpdateListParams,
-                _,
-            >(&SYSTEM_UPDATE_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_update_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SystemUpdateListParams,
+                    _,
+                >(&SYSTEM_UPDATE_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_update_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_LIST, reply))
     }
@@ -49606,25 +50006,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SystemUpdateViewPath,
-                runtime::NoParameters,
-                _,
-            >(&SYSTEM_UPDATE_VIEW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_update_view(
-                    handlers,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SystemUpdateViewPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SYSTEM_UPDATE_VIEW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_update_view(
+                        handlers,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_UPDATE_VIEW, reply))
     }
@@ -49637,25 +50038,26 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SystemUpdateComponentsListPath,
-                runtime::NoParameters,
-                _,
-            >(&SYSTEM_UPDATE_COMPONENTS_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_update_components_list(
-                    handlers,
-                    path.version,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SystemUpdateComponentsListPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SYSTEM_UPDATE_COMPONENTS_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_update_components_list(
+                        handlers,
+                        path.version,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&SYSTEM_UPDATE_COMPONENTS_LIST, reply),
@@ -49666,11 +50068,13 @@ impl<H: OxideRegionApiHandlers> OxideRegionApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SystemVersion>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxideRegionApiHandlers>::system_version(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxideRegionApiHandlers>::system_version(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SYSTEM_VERSION, reply))
     }

@@ -25213,21 +25213,23 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetArticles>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetArticlesParams,
-                _,
-            >(&GET_ARTICLES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_articles(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetArticlesParams,
+                    _,
+                >(&GET_ARTICLES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_articles(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ARTICLES, reply))
     }
@@ -25239,12 +25241,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_articles_categories(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_articles_categories(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ARTICLES_CATEGORIES, reply))
     }
@@ -25253,11 +25256,12 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetCategories>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_categories(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_categories(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES, reply))
     }
@@ -25270,26 +25274,27 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCategoriesByProductTypeByCategoryPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_categories_by_product_type_by_category(
-                    handlers,
-                    path.product_type,
-                    path.category,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCategoriesByProductTypeByCategoryPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_categories_by_product_type_by_category(
+                        handlers,
+                        path.product_type,
+                        path.category,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY, reply),
@@ -25303,12 +25308,15 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_comparison_shopping_pages(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_comparison_shopping_pages(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_COMPARISON_SHOPPING_PAGES, reply),
@@ -25323,25 +25331,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetComparisonShoppingPagesByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetComparisonShoppingPagesByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID, reply),
@@ -25356,26 +25365,27 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetComparisonShoppingPagesByIdListingsPath,
-                GetComparisonShoppingPagesByIdListingsParams,
-                _,
-            >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id_listings(
-                    handlers,
-                    path.id,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetComparisonShoppingPagesByIdListingsPath,
+                    GetComparisonShoppingPagesByIdListingsParams,
+                    _,
+                >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id_listings(
+                        handlers,
+                        path.id,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS, reply),
@@ -25390,25 +25400,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetComparisonShoppingPagesByIdReviewsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id_reviews(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetComparisonShoppingPagesByIdReviewsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_comparison_shopping_pages_by_id_reviews(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS, reply),
@@ -25424,45 +25435,51 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostConversationsByConversationIdOfferPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::PostConversationsByConversationIdOfferRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_conversations_by_conversation_id_offer(
-                    handlers,
-                    &caller,
-                    path.conversation_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostConversationsByConversationIdOfferPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PostConversationsByConversationIdOfferRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_conversations_by_conversation_id_offer(
+                        handlers,
+                        &caller,
+                        path.conversation_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER, reply),
@@ -25473,11 +25490,12 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetCountries>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_countries(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_countries(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_COUNTRIES, reply))
     }
@@ -25486,11 +25504,12 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetCsps>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_csps(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_csps(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CSPS, reply))
     }
@@ -25500,22 +25519,23 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetCspsById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCspsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_CSPS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_csps_by_id(handlers, path.id)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCspsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_CSPS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_csps_by_id(handlers, path.id)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CSPS_BY_ID, reply))
     }
@@ -25528,25 +25548,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCuratedSetsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_CURATED_SETS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_curated_sets_by_slug(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCuratedSetsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_CURATED_SETS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_curated_sets_by_slug(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CURATED_SETS_BY_SLUG, reply))
     }
@@ -25558,11 +25579,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_currencies_display(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_currencies_display(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CURRENCIES_DISPLAY, reply))
     }
@@ -25574,11 +25597,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_currencies_listing(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_currencies_listing(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CURRENCIES_LISTING, reply))
     }
@@ -25591,25 +25616,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetFeedbackByFeedbackIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_FEEDBACK_BY_FEEDBACK_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_feedback_by_feedback_id(
-                    handlers,
-                    path.feedback_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetFeedbackByFeedbackIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_FEEDBACK_BY_FEEDBACK_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_feedback_by_feedback_id(
+                        handlers,
+                        path.feedback_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_FEEDBACK_BY_FEEDBACK_ID, reply))
     }
@@ -25622,26 +25648,27 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetHandpickedBySlugPath,
-                GetHandpickedBySlugParams,
-                _,
-            >(&GET_HANDPICKED_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_handpicked_by_slug(
-                    handlers,
-                    path.slug,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetHandpickedBySlugPath,
+                    GetHandpickedBySlugParams,
+                    _,
+                >(&GET_HANDPICKED_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_handpicked_by_slug(
+                        handlers,
+                        path.slug,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_HANDPICKED_BY_SLUG, reply))
     }
@@ -25653,11 +25680,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listing_conditions(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listing_conditions(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LISTING_CONDITIONS, reply))
     }
@@ -25667,21 +25696,23 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetListings>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetListingsParams,
-                _,
-            >(&GET_LISTINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetListingsParams,
+                    _,
+                >(&GET_LISTINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LISTINGS, reply))
     }
@@ -25691,28 +25722,38 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PostListings>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_LISTINGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body.decode::<types::PostListingsRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_listings(handlers, &caller, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_LISTINGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body.decode::<types::PostListingsRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_listings(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_LISTINGS, reply))
     }
@@ -25725,36 +25766,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_LISTINGS_BY_ID_NEGOTIATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetListingsByIdNegotiationPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LISTINGS_BY_ID_NEGOTIATION, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_by_id_negotiation(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_LISTINGS_BY_ID_NEGOTIATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetListingsByIdNegotiationPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LISTINGS_BY_ID_NEGOTIATION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_by_id_negotiation(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_LISTINGS_BY_ID_NEGOTIATION, reply),
@@ -25770,43 +25814,50 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_LISTINGS_BY_ID_OFFER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostListingsByIdOfferPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_LISTINGS_BY_ID_OFFER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PostListingsByIdOfferRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_listings_by_id_offer(
-                    handlers,
-                    &caller,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_LISTINGS_BY_ID_OFFER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostListingsByIdOfferPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_LISTINGS_BY_ID_OFFER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::PostListingsByIdOfferRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_listings_by_id_offer(
+                        handlers,
+                        &caller,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_LISTINGS_BY_ID_OFFER, reply))
     }
@@ -25815,22 +25866,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyAccount>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ACCOUNT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_account(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ACCOUNT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_account(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_ACCOUNT, reply))
     }
@@ -25840,28 +25894,38 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PutMyAccount>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_MY_ACCOUNT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body.decode::<types::PutMyAccountRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_my_account(handlers, &caller, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_MY_ACCOUNT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body.decode::<types::PutMyAccountRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_my_account(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_MY_ACCOUNT, reply))
     }
@@ -25870,22 +25934,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyAddresses>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ADDRESSES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_addresses(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ADDRESSES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_addresses(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_ADDRESSES, reply))
     }
@@ -25897,22 +25964,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_ADDRESSES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_addresses(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_ADDRESSES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_addresses(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_MY_ADDRESSES, reply))
     }
@@ -25925,36 +25998,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_MY_ADDRESSES_BY_ADDRESS_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutMyAddressesByAddressIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_MY_ADDRESSES_BY_ADDRESS_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_my_addresses_by_address_id(
-                    handlers,
-                    &caller,
-                    path.address_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_MY_ADDRESSES_BY_ADDRESS_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutMyAddressesByAddressIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_MY_ADDRESSES_BY_ADDRESS_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_my_addresses_by_address_id(
+                        handlers,
+                        &caller,
+                        path.address_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PUT_MY_ADDRESSES_BY_ADDRESS_ID, reply),
@@ -25969,36 +26045,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_ADDRESSES_BY_ADDRESS_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyAddressesByAddressIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_ADDRESSES_BY_ADDRESS_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_addresses_by_address_id(
-                    handlers,
-                    &caller,
-                    path.address_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_ADDRESSES_BY_ADDRESS_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyAddressesByAddressIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_ADDRESSES_BY_ADDRESS_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_addresses_by_address_id(
+                        handlers,
+                        &caller,
+                        path.address_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_ADDRESSES_BY_ADDRESS_ID, reply),
@@ -26013,36 +26092,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_CONVERSATIONS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetMyConversationsParams,
-                _,
-            >(&GET_MY_CONVERSATIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_conversations(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_CONVERSATIONS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetMyConversationsParams,
+                    _,
+                >(&GET_MY_CONVERSATIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_conversations(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_CONVERSATIONS, reply))
     }
@@ -26055,32 +26137,38 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_CONVERSATIONS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body.decode::<types::PostMyConversationsRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_conversations(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_CONVERSATIONS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body.decode::<types::PostMyConversationsRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_conversations(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_MY_CONVERSATIONS, reply))
     }
@@ -26094,47 +26182,53 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyConversationsByConversationIdMessagesPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<
-                    types::PostMyConversationsByConversationIdMessagesRequestBody,
-                >()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_conversations_by_conversation_id_messages(
-                    handlers,
-                    &caller,
-                    path.conversation_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyConversationsByConversationIdMessagesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<
+                        types::PostMyConversationsByConversationIdMessagesRequestBody,
+                    >()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_conversations_by_conversation_id_messages(
+                        handlers,
+                        &caller,
+                        path.conversation_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES, reply),
@@ -26145,21 +26239,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyCounts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_COUNTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_counts(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_COUNTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_counts(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_COUNTS, reply))
     }
@@ -26172,25 +26270,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostMyCuratedSetProductByProductIdPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_curated_set_product_by_product_id(
-                    handlers,
-                    path.product_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyCuratedSetProductByProductIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_curated_set_product_by_product_id(
+                        handlers,
+                        path.product_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, reply),
@@ -26205,25 +26304,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyCuratedSetProductByProductIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_curated_set_product_by_product_id(
-                    handlers,
-                    path.product_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyCuratedSetProductByProductIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_curated_set_product_by_product_id(
+                        handlers,
+                        path.product_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID, reply),
@@ -26234,21 +26334,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyFeed>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FEED.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_feed(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FEED.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_feed(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FEED, reply))
     }
@@ -26260,25 +26364,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FEED_CUSTOMIZE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_feed_customize(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FEED_CUSTOMIZE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_feed_customize(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FEED_CUSTOMIZE, reply))
     }
@@ -26287,22 +26394,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyFeedGrid>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FEED_GRID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_feed_grid(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FEED_GRID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_feed_grid(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FEED_GRID, reply))
     }
@@ -26314,25 +26424,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FEEDBACK_RECEIVED.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_feedback_received(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FEEDBACK_RECEIVED.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_feedback_received(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FEEDBACK_RECEIVED, reply))
     }
@@ -26344,22 +26457,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FEEDBACK_SENT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_feedback_sent(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FEEDBACK_SENT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_feedback_sent(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FEEDBACK_SENT, reply))
     }
@@ -26368,22 +26487,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyFollows>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS, reply))
     }
@@ -26396,36 +26518,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_FOLLOWS_BY_FOLLOW_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyFollowsByFollowIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_follows_by_follow_id(
-                    handlers,
-                    &caller,
-                    path.follow_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_FOLLOWS_BY_FOLLOW_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyFollowsByFollowIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_follows_by_follow_id(
+                        handlers,
+                        &caller,
+                        path.follow_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID, reply),
@@ -26437,36 +26562,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyListings>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_LISTINGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetMyListingsParams,
-                _,
-            >(&GET_MY_LISTINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_listings(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_LISTINGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetMyListingsParams,
+                    _,
+                >(&GET_MY_LISTINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_listings(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS, reply))
     }
@@ -26480,45 +26608,51 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_MY_LISTINGS_BY_SLUG_STATE_END.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutMyListingsBySlugStateEndPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_MY_LISTINGS_BY_SLUG_STATE_END, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::PutMyListingsBySlugStateEndRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_my_listings_by_slug_state_end(
-                    handlers,
-                    &caller,
-                    path.slug,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_MY_LISTINGS_BY_SLUG_STATE_END.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutMyListingsBySlugStateEndPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_MY_LISTINGS_BY_SLUG_STATE_END, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PutMyListingsBySlugStateEndRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_my_listings_by_slug_state_end(
+                        handlers,
+                        &caller,
+                        path.slug,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PUT_MY_LISTINGS_BY_SLUG_STATE_END, reply),
@@ -26529,21 +26663,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyLists>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_LISTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_lists(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_LISTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_lists(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_LISTS, reply))
     }
@@ -26556,36 +26694,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_NEGOTIATIONS_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyNegotiationsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_NEGOTIATIONS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_negotiations_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_NEGOTIATIONS_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyNegotiationsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_NEGOTIATIONS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_negotiations_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_NEGOTIATIONS_BY_ID, reply))
     }
@@ -26599,45 +26740,51 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_NEGOTIATIONS_BY_ID_ACCEPT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyNegotiationsByIdAcceptPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::PostMyNegotiationsByIdAcceptRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_negotiations_by_id_accept(
-                    handlers,
-                    &caller,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_NEGOTIATIONS_BY_ID_ACCEPT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyNegotiationsByIdAcceptPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PostMyNegotiationsByIdAcceptRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_negotiations_by_id_accept(
+                        handlers,
+                        &caller,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT, reply),
@@ -26653,45 +26800,51 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_NEGOTIATIONS_BY_ID_COUNTER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyNegotiationsByIdCounterPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_NEGOTIATIONS_BY_ID_COUNTER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::PostMyNegotiationsByIdCounterRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_negotiations_by_id_counter(
-                    handlers,
-                    &caller,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_NEGOTIATIONS_BY_ID_COUNTER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyNegotiationsByIdCounterPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_NEGOTIATIONS_BY_ID_COUNTER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PostMyNegotiationsByIdCounterRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_negotiations_by_id_counter(
+                        handlers,
+                        &caller,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_COUNTER, reply),
@@ -26706,36 +26859,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_NEGOTIATIONS_BY_ID_DECLINE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyNegotiationsByIdDeclinePath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_NEGOTIATIONS_BY_ID_DECLINE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_negotiations_by_id_decline(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_NEGOTIATIONS_BY_ID_DECLINE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyNegotiationsByIdDeclinePath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_NEGOTIATIONS_BY_ID_DECLINE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_negotiations_by_id_decline(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_NEGOTIATIONS_BY_ID_DECLINE, reply),
@@ -26749,25 +26905,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_AWAITING_FEEDBACK.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_awaiting_feedback(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_AWAITING_FEEDBACK.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_awaiting_feedback(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_ORDERS_AWAITING_FEEDBACK, reply),
@@ -26782,36 +26941,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_BUYING_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyOrdersBuyingByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_ORDERS_BUYING_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_buying_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_BUYING_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyOrdersBuyingByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_ORDERS_BUYING_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_buying_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_BY_ID, reply))
     }
@@ -26824,36 +26986,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_SELLING_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyOrdersSellingByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_ORDERS_SELLING_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_selling_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_SELLING_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyOrdersSellingByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_ORDERS_SELLING_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_selling_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_BY_ID, reply))
     }
@@ -26866,36 +27031,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_PAYMENTS_SELLING.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetMyPaymentsSellingParams,
-                _,
-            >(&GET_MY_PAYMENTS_SELLING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_payments_selling(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_PAYMENTS_SELLING.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetMyPaymentsSellingParams,
+                    _,
+                >(&GET_MY_PAYMENTS_SELLING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_payments_selling(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_PAYMENTS_SELLING, reply))
     }
@@ -26908,36 +27076,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_PAYMENTS_SELLING_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyPaymentsSellingByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_PAYMENTS_SELLING_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_payments_selling_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_PAYMENTS_SELLING_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyPaymentsSellingByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_PAYMENTS_SELLING_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_payments_selling_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_PAYMENTS_SELLING_BY_ID, reply),
@@ -26948,22 +27119,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyPayouts>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_PAYOUTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_payouts(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_PAYOUTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_payouts(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_PAYOUTS, reply))
     }
@@ -26976,36 +27150,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_PAYOUTS_BY_ID_LINE_ITEMS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyPayoutsByIdLineItemsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_payouts_by_id_line_items(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_PAYOUTS_BY_ID_LINE_ITEMS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyPayoutsByIdLineItemsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_payouts_by_id_line_items(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS, reply),
@@ -27019,25 +27196,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_REFUND_REQUESTS_SELLING.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_refund_requests_selling(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_REFUND_REQUESTS_SELLING.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_refund_requests_selling(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_REFUND_REQUESTS_SELLING, reply),
@@ -27052,36 +27232,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_MY_REFUND_REQUESTS_SELLING_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutMyRefundRequestsSellingByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_my_refund_requests_selling_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_MY_REFUND_REQUESTS_SELLING_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutMyRefundRequestsSellingByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_my_refund_requests_selling_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID, reply),
@@ -27095,25 +27278,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_VIEWED_LISTINGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_viewed_listings(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_VIEWED_LISTINGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_viewed_listings(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_VIEWED_LISTINGS, reply))
     }
@@ -27122,22 +27308,25 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetMyWishlist>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_WISHLIST.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_wishlist(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_WISHLIST.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_wishlist(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_WISHLIST, reply))
     }
@@ -27150,36 +27339,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_MY_WISHLIST_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutMyWishlistByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_MY_WISHLIST_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_my_wishlist_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_MY_WISHLIST_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutMyWishlistByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_MY_WISHLIST_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_my_wishlist_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_MY_WISHLIST_BY_ID, reply))
     }
@@ -27192,36 +27384,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_WISHLIST_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyWishlistByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_WISHLIST_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_wishlist_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_WISHLIST_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyWishlistByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_WISHLIST_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_wishlist_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_MY_WISHLIST_BY_ID, reply))
     }
@@ -27234,25 +27429,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetOrdersByOrderIdFeedbackBuyerPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_orders_by_order_id_feedback_buyer(
-                    handlers,
-                    path.order_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetOrdersByOrderIdFeedbackBuyerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_orders_by_order_id_feedback_buyer(
+                        handlers,
+                        path.order_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, reply),
@@ -27267,36 +27463,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostOrdersByOrderIdFeedbackBuyerPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_orders_by_order_id_feedback_buyer(
-                    handlers,
-                    &caller,
-                    path.order_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostOrdersByOrderIdFeedbackBuyerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_orders_by_order_id_feedback_buyer(
+                        handlers,
+                        &caller,
+                        path.order_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER, reply),
@@ -27311,25 +27510,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetOrdersByOrderIdFeedbackSellerPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_orders_by_order_id_feedback_seller(
-                    handlers,
-                    path.order_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetOrdersByOrderIdFeedbackSellerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_orders_by_order_id_feedback_seller(
+                        handlers,
+                        path.order_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, reply),
@@ -27344,36 +27544,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostOrdersByOrderIdFeedbackSellerPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_orders_by_order_id_feedback_seller(
-                    handlers,
-                    &caller,
-                    path.order_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostOrdersByOrderIdFeedbackSellerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_orders_by_order_id_feedback_seller(
+                        handlers,
+                        &caller,
+                        path.order_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER, reply),
@@ -27387,11 +27590,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_payment_methods(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_payment_methods(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PAYMENT_METHODS, reply))
     }
@@ -27404,26 +27609,27 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetPriceguideByIdTransactionsSummaryPath,
-                GetPriceguideByIdTransactionsSummaryParams,
-                _,
-            >(&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_priceguide_by_id_transactions_summary(
-                    handlers,
-                    path.id,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetPriceguideByIdTransactionsSummaryPath,
+                    GetPriceguideByIdTransactionsSummaryParams,
+                    _,
+                >(&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_priceguide_by_id_transactions_summary(
+                        handlers,
+                        path.id,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY, reply),
@@ -27438,36 +27644,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_SALES_BY_SALE_ID_LISTINGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostSalesBySaleIdListingsPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_SALES_BY_SALE_ID_LISTINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_sales_by_sale_id_listings(
-                    handlers,
-                    &caller,
-                    path.sale_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_SALES_BY_SALE_ID_LISTINGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostSalesBySaleIdListingsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_SALES_BY_SALE_ID_LISTINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_sales_by_sale_id_listings(
+                        handlers,
+                        &caller,
+                        path.sale_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_SALES_BY_SALE_ID_LISTINGS, reply),
@@ -27482,36 +27691,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_SALES_BY_SALE_ID_LISTINGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteSalesBySaleIdListingsPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_SALES_BY_SALE_ID_LISTINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_sales_by_sale_id_listings(
-                    handlers,
-                    &caller,
-                    path.sale_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_SALES_BY_SALE_ID_LISTINGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteSalesBySaleIdListingsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_SALES_BY_SALE_ID_LISTINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_sales_by_sale_id_listings(
+                        handlers,
+                        &caller,
+                        path.sale_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_SALES_BY_SALE_ID_LISTINGS, reply),
@@ -27525,11 +27737,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shipping_providers(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shipping_providers(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHIPPING_PROVIDERS, reply))
     }
@@ -27541,11 +27755,13 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shipping_regions(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shipping_regions(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHIPPING_REGIONS, reply))
     }
@@ -27554,21 +27770,24 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetShop>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHOP.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shop(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHOP.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shop(handlers, &caller).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHOP, reply))
     }
@@ -27578,28 +27797,34 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PutShop>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_SHOP.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body.decode::<types::PutShopRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_shop(handlers, &caller, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_SHOP.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body.decode::<types::PutShopRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_shop(handlers, &caller, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_SHOP, reply))
     }
@@ -27611,25 +27836,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHOP_LISTING_CONDITIONS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shop_listing_conditions(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHOP_LISTING_CONDITIONS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shop_listing_conditions(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHOP_LISTING_CONDITIONS, reply))
     }
@@ -27641,25 +27869,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHOP_PAYMENT_METHODS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shop_payment_methods(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHOP_PAYMENT_METHODS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shop_payment_methods(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHOP_PAYMENT_METHODS, reply))
     }
@@ -27671,22 +27902,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHOP_VACATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shop_vacation(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHOP_VACATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shop_vacation(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHOP_VACATION, reply))
     }
@@ -27698,22 +27935,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_SHOP_VACATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_shop_vacation(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_SHOP_VACATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_shop_vacation(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_SHOP_VACATION, reply))
     }
@@ -27725,22 +27968,28 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_SHOP_VACATION.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_shop_vacation(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_SHOP_VACATION.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_shop_vacation(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_SHOP_VACATION, reply))
     }
@@ -27753,25 +28002,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetShopsByIdStorefrontsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SHOPS_BY_ID_STOREFRONTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shops_by_id_storefronts(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetShopsByIdStorefrontsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SHOPS_BY_ID_STOREFRONTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shops_by_id_storefronts(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_ID_STOREFRONTS, reply))
     }
@@ -27780,21 +28030,24 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetWants>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_WANTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_wants(handlers, &caller).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_WANTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_wants(handlers, &caller).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_WANTS, reply))
     }
@@ -27804,36 +28057,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PutWantsById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_WANTS_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutWantsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_WANTS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_wants_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_WANTS_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutWantsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_WANTS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_wants_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_WANTS_BY_ID, reply))
     }
@@ -27846,36 +28102,39 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_WANTS_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteWantsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_WANTS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_wants_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_WANTS_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteWantsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_WANTS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_wants_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_WANTS_BY_ID, reply))
     }
@@ -27887,12 +28146,15 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_webhooks_registrations(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_webhooks_registrations(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_WEBHOOKS_REGISTRATIONS, reply))
     }
@@ -27905,22 +28167,27 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::PostWebhooksRegistrationsRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_webhooks_registrations(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::PostWebhooksRegistrationsRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_webhooks_registrations(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_WEBHOOKS_REGISTRATIONS, reply))
     }
@@ -27933,25 +28200,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetWebhooksRegistrationsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_WEBHOOKS_REGISTRATIONS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_webhooks_registrations_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetWebhooksRegistrationsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_WEBHOOKS_REGISTRATIONS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_webhooks_registrations_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_WEBHOOKS_REGISTRATIONS_BY_ID, reply),
@@ -27966,25 +28234,26 @@ impl<H: ReverbHandlers> ReverbApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteWebhooksRegistrationsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_WEBHOOKS_REGISTRATIONS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_webhooks_registrations_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteWebhooksRegistrationsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_WEBHOOKS_REGISTRATIONS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_webhooks_registrations_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_WEBHOOKS_REGISTRATIONS_BY_ID, reply),
@@ -28014,11 +28283,13 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_categories_flat(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_categories_flat(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_FLAT, reply))
     }
@@ -28030,12 +28301,13 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_categories_taxonomy(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_categories_taxonomy(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_TAXONOMY, reply))
     }
@@ -28048,25 +28320,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetCategoriesByUuidPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_CATEGORIES_BY_UUID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_categories_by_uuid(
-                    handlers,
-                    path.uuid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetCategoriesByUuidPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_CATEGORIES_BY_UUID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_categories_by_uuid(
+                        handlers,
+                        path.uuid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CATEGORIES_BY_UUID, reply))
     }
@@ -28079,25 +28352,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetComparisonShoppingPagesFindParams,
-                _,
-            >(&GET_COMPARISON_SHOPPING_PAGES_FIND, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_comparison_shopping_pages_find(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetComparisonShoppingPagesFindParams,
+                    _,
+                >(&GET_COMPARISON_SHOPPING_PAGES_FIND, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_comparison_shopping_pages_find(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_COMPARISON_SHOPPING_PAGES_FIND, reply),
@@ -28113,45 +28387,51 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_CONVERSATIONS_BY_ID_OFFER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostConversationsByIdOfferPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_CONVERSATIONS_BY_ID_OFFER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::PostConversationsByIdOfferRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_conversations_by_id_offer(
-                    handlers,
-                    &caller,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_CONVERSATIONS_BY_ID_OFFER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostConversationsByIdOfferPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_CONVERSATIONS_BY_ID_OFFER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PostConversationsByIdOfferRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_conversations_by_id_offer(
+                        handlers,
+                        &caller,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_CONVERSATIONS_BY_ID_OFFER, reply),
@@ -28165,11 +28445,13 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_csps_categories(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_csps_categories(handlers)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CSPS_CATEGORIES, reply))
     }
@@ -28179,21 +28461,23 @@ impl<H: ReverbHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetCspsFind>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetCspsFindParams,
-                _,
-            >(&GET_CSPS_FIND, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_csps_find(handlers, params).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetCspsFindParams,
+                    _,
+                >(&GET_CSPS_FIND, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_csps_find(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_CSPS_FIND, reply))
     }
@@ -28203,22 +28487,23 @@ impl<H: ReverbHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetListingsAll>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetListingsAllParams,
-                _,
-            >(&GET_LISTINGS_ALL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_all(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetListingsAllParams,
+                    _,
+                >(&GET_LISTINGS_ALL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_all(handlers, params)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_ALL, reply))
     }
@@ -28230,14 +28515,15 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_facets_seller_location(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_facets_seller_location(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_LISTINGS_FACETS_SELLER_LOCATION, reply),
@@ -28252,36 +28538,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_LISTINGS_BY_LISTING_ID_BUMP.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetListingsByListingIdBumpPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LISTINGS_BY_LISTING_ID_BUMP, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_by_listing_id_bump(
-                    handlers,
-                    &caller,
-                    path.listing_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_LISTINGS_BY_LISTING_ID_BUMP.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetListingsByListingIdBumpPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LISTINGS_BY_LISTING_ID_BUMP, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_by_listing_id_bump(
+                        handlers,
+                        &caller,
+                        path.listing_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_LISTINGS_BY_LISTING_ID_BUMP, reply),
@@ -28296,37 +28585,40 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostListingsByListingIdBumpByBudgetTypePath,
-                runtime::NoParameters,
-                _,
-            >(&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_listings_by_listing_id_bump_by_budget_type(
-                    handlers,
-                    &caller,
-                    path.listing_id,
-                    path.budget_type,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostListingsByListingIdBumpByBudgetTypePath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_listings_by_listing_id_bump_by_budget_type(
+                        handlers,
+                        &caller,
+                        path.listing_id,
+                        path.budget_type,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE, reply),
@@ -28342,45 +28634,51 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostListingsByListingIdConversationsPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::PostListingsByListingIdConversationsRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_listings_by_listing_id_conversations(
-                    handlers,
-                    &caller,
-                    path.listing_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostListingsByListingIdConversationsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PostListingsByListingIdConversationsRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_listings_by_listing_id_conversations(
+                        handlers,
+                        &caller,
+                        path.listing_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS, reply),
@@ -28395,36 +28693,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_LISTINGS_BY_LISTING_ID_IMAGES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetListingsByListingIdImagesPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LISTINGS_BY_LISTING_ID_IMAGES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_by_listing_id_images(
-                    handlers,
-                    &caller,
-                    path.listing_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_LISTINGS_BY_LISTING_ID_IMAGES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetListingsByListingIdImagesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LISTINGS_BY_LISTING_ID_IMAGES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_by_listing_id_images(
+                        handlers,
+                        &caller,
+                        path.listing_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_LISTINGS_BY_LISTING_ID_IMAGES, reply),
@@ -28439,37 +28740,40 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteListingsByListingIdImagesByImageIdPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_listings_by_listing_id_images_by_image_id(
-                    handlers,
-                    &caller,
-                    path.listing_id,
-                    path.image_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteListingsByListingIdImagesByImageIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_listings_by_listing_id_images_by_image_id(
+                        handlers,
+                        &caller,
+                        path.listing_id,
+                        path.image_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID, reply),
@@ -28484,25 +28788,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetListingsByListingIdSalesPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LISTINGS_BY_LISTING_ID_SALES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_by_listing_id_sales(
-                    handlers,
-                    path.listing_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetListingsByListingIdSalesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LISTINGS_BY_LISTING_ID_SALES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_by_listing_id_sales(
+                        handlers,
+                        path.listing_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_LISTINGS_BY_LISTING_ID_SALES, reply),
@@ -28517,25 +28822,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetListingsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LISTINGS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_by_slug(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetListingsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LISTINGS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_by_slug(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG, reply))
     }
@@ -28549,43 +28855,49 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_LISTINGS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutListingsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_LISTINGS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PutListingsBySlugRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_listings_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_LISTINGS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutListingsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_LISTINGS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::PutListingsBySlugRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_listings_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_LISTINGS_BY_SLUG, reply))
     }
@@ -28598,36 +28910,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_LISTINGS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteListingsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_LISTINGS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_listings_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_LISTINGS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteListingsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_LISTINGS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_listings_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_LISTINGS_BY_SLUG, reply))
     }
@@ -28640,36 +28955,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_LISTINGS_BY_SLUG_EDIT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetListingsBySlugEditPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LISTINGS_BY_SLUG_EDIT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_by_slug_edit(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_LISTINGS_BY_SLUG_EDIT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetListingsBySlugEditPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LISTINGS_BY_SLUG_EDIT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_by_slug_edit(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG_EDIT, reply))
     }
@@ -28683,32 +29001,38 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostListingsBySlugFlagPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_LISTINGS_BY_SLUG_FLAG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PostListingsBySlugFlagRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_listings_by_slug_flag(
-                    handlers,
-                    path.slug,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostListingsBySlugFlagPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_LISTINGS_BY_SLUG_FLAG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PostListingsBySlugFlagRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_listings_by_slug_flag(
+                        handlers,
+                        path.slug,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_LISTINGS_BY_SLUG_FLAG, reply))
     }
@@ -28721,25 +29045,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetListingsBySlugReviewsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LISTINGS_BY_SLUG_REVIEWS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_by_slug_reviews(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetListingsBySlugReviewsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LISTINGS_BY_SLUG_REVIEWS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_by_slug_reviews(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LISTINGS_BY_SLUG_REVIEWS, reply))
     }
@@ -28752,36 +29077,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_LISTINGS_BY_SLUG_REVIEWS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostListingsBySlugReviewsPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_LISTINGS_BY_SLUG_REVIEWS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_listings_by_slug_reviews(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_LISTINGS_BY_SLUG_REVIEWS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostListingsBySlugReviewsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_LISTINGS_BY_SLUG_REVIEWS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_listings_by_slug_reviews(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_LISTINGS_BY_SLUG_REVIEWS, reply),
@@ -28796,25 +29124,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetListingsBySlugSimilarListingsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_listings_by_slug_similar_listings(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetListingsBySlugSimilarListingsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_listings_by_slug_similar_listings(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS, reply),
@@ -28829,36 +29158,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_CONVERSATIONS_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyConversationsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_CONVERSATIONS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_conversations_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_CONVERSATIONS_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyConversationsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_CONVERSATIONS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_conversations_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_CONVERSATIONS_BY_ID, reply))
     }
@@ -28872,43 +29204,51 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_MY_CONVERSATIONS_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutMyConversationsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_MY_CONVERSATIONS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PutMyConversationsByIdRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_my_conversations_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_MY_CONVERSATIONS_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutMyConversationsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_MY_CONVERSATIONS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PutMyConversationsByIdRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_my_conversations_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_MY_CONVERSATIONS_BY_ID, reply))
     }
@@ -28920,25 +29260,28 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS_ARTICLES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows_articles(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS_ARTICLES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows_articles(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_ARTICLES, reply))
     }
@@ -28951,32 +29294,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_ARTICLES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body.decode::<types::PostMyFollowsArticlesRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_articles(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_ARTICLES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body.decode::<types::PostMyFollowsArticlesRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_articles(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_MY_FOLLOWS_ARTICLES, reply))
     }
@@ -28989,36 +29339,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS_BRANDS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyFollowsBrandsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows_brands_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS_BRANDS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyFollowsBrandsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows_brands_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
@@ -29033,36 +29386,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_BRANDS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyFollowsBrandsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_brands_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_BRANDS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyFollowsBrandsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_brands_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
@@ -29077,36 +29433,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_FOLLOWS_BRANDS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyFollowsBrandsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_follows_brands_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_FOLLOWS_BRANDS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyFollowsBrandsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_FOLLOWS_BRANDS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_follows_brands_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_FOLLOWS_BRANDS_BY_SLUG, reply),
@@ -29121,37 +29480,40 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyFollowsCategoriesByCategoryBySubcategoryPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows_categories_by_category_by_subcategory(
-                    handlers,
-                    &caller,
-                    path.category,
-                    path.subcategory,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyFollowsCategoriesByCategoryBySubcategoryPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows_categories_by_category_by_subcategory(
+                        handlers,
+                        &caller,
+                        path.category,
+                        path.subcategory,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -29167,37 +29529,40 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyFollowsCategoriesByCategoryBySubcategoryPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_categories_by_category_by_subcategory(
-                    handlers,
-                    &caller,
-                    path.category,
-                    path.subcategory,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyFollowsCategoriesByCategoryBySubcategoryPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_categories_by_category_by_subcategory(
+                        handlers,
+                        &caller,
+                        path.category,
+                        path.subcategory,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -29215,37 +29580,40 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyFollowsCategoriesByCategoryBySubcategoryPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_follows_categories_by_category_by_subcategory(
-                    handlers,
-                    &caller,
-                    path.category,
-                    path.subcategory,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyFollowsCategoriesByCategoryBySubcategoryPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_follows_categories_by_category_by_subcategory(
+                        handlers,
+                        &caller,
+                        path.category,
+                        path.subcategory,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -29261,36 +29629,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyFollowsCategoriesByIdentifierPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows_categories_by_identifier(
-                    handlers,
-                    &caller,
-                    path.identifier,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyFollowsCategoriesByIdentifierPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows_categories_by_identifier(
+                        handlers,
+                        &caller,
+                        path.identifier,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
@@ -29305,36 +29676,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyFollowsCategoriesByIdentifierPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_categories_by_identifier(
-                    handlers,
-                    &caller,
-                    path.identifier,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyFollowsCategoriesByIdentifierPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_categories_by_identifier(
+                        handlers,
+                        &caller,
+                        path.identifier,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
@@ -29349,36 +29723,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyFollowsCategoriesByIdentifierPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_follows_categories_by_identifier(
-                    handlers,
-                    &caller,
-                    path.identifier,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyFollowsCategoriesByIdentifierPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_follows_categories_by_identifier(
+                        handlers,
+                        &caller,
+                        path.identifier,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER, reply),
@@ -29393,36 +29770,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_CATEGORIES_BY_UUID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyFollowsCategoriesByUuidPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_FOLLOWS_CATEGORIES_BY_UUID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_categories_by_uuid(
-                    handlers,
-                    &caller,
-                    path.uuid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_CATEGORIES_BY_UUID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyFollowsCategoriesByUuidPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_FOLLOWS_CATEGORIES_BY_UUID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_categories_by_uuid(
+                        handlers,
+                        &caller,
+                        path.uuid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_FOLLOWS_CATEGORIES_BY_UUID, reply),
@@ -29437,36 +29817,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyFollowsCollectionsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows_collections_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyFollowsCollectionsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows_collections_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
@@ -29481,36 +29864,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyFollowsCollectionsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_collections_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyFollowsCollectionsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_collections_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
@@ -29525,36 +29911,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyFollowsCollectionsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_follows_collections_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyFollowsCollectionsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_follows_collections_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG, reply),
@@ -29569,36 +29958,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyFollowsHandpickedBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows_handpicked_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyFollowsHandpickedBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows_handpicked_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
@@ -29613,36 +30005,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyFollowsHandpickedBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_handpicked_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyFollowsHandpickedBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_handpicked_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
@@ -29657,36 +30052,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyFollowsHandpickedBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_follows_handpicked_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyFollowsHandpickedBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_follows_handpicked_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG, reply),
@@ -29700,25 +30098,28 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS_SEARCH.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows_search(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS_SEARCH.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows_search(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_SEARCH, reply))
     }
@@ -29731,32 +30132,38 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_SEARCH.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body.decode::<types::PostMyFollowsSearchRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_search(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_SEARCH.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body.decode::<types::PostMyFollowsSearchRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_search(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_MY_FOLLOWS_SEARCH, reply))
     }
@@ -29769,36 +30176,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_FOLLOWS_SHOPS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyFollowsShopsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_follows_shops_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_FOLLOWS_SHOPS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyFollowsShopsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_follows_shops_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_FOLLOWS_SHOPS_BY_SLUG, reply))
     }
@@ -29811,36 +30221,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_FOLLOWS_SHOPS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyFollowsShopsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_shops_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_FOLLOWS_SHOPS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyFollowsShopsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_shops_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
@@ -29855,36 +30268,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_MY_FOLLOWS_SHOPS_BY_SLUG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyFollowsShopsBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_follows_shops_by_slug(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_MY_FOLLOWS_SHOPS_BY_SLUG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyFollowsShopsBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_FOLLOWS_SHOPS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_follows_shops_by_slug(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_FOLLOWS_SHOPS_BY_SLUG, reply),
@@ -29899,25 +30315,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PostMyFollowsByFollowIdAlertPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_follows_by_follow_id_alert(
-                    handlers,
-                    path.follow_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyFollowsByFollowIdAlertPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_follows_by_follow_id_alert(
+                        handlers,
+                        path.follow_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, reply),
@@ -29932,25 +30349,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteMyFollowsByFollowIdAlertPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::delete_my_follows_by_follow_id_alert(
-                    handlers,
-                    path.follow_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteMyFollowsByFollowIdAlertPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::delete_my_follows_by_follow_id_alert(
+                        handlers,
+                        path.follow_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT, reply),
@@ -29965,36 +30383,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_LISTINGS_DRAFTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetMyListingsDraftsParams,
-                _,
-            >(&GET_MY_LISTINGS_DRAFTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_listings_drafts(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_LISTINGS_DRAFTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetMyListingsDraftsParams,
+                    _,
+                >(&GET_MY_LISTINGS_DRAFTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_listings_drafts(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS_DRAFTS, reply))
     }
@@ -30007,36 +30428,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_LISTINGS_NEGOTIATIONS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetMyListingsNegotiationsParams,
-                _,
-            >(&GET_MY_LISTINGS_NEGOTIATIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_listings_negotiations(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_LISTINGS_NEGOTIATIONS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetMyListingsNegotiationsParams,
+                    _,
+                >(&GET_MY_LISTINGS_NEGOTIATIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_listings_negotiations(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_LISTINGS_NEGOTIATIONS, reply))
     }
@@ -30049,36 +30473,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_NEGOTIATIONS_BUYING.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetMyNegotiationsBuyingParams,
-                _,
-            >(&GET_MY_NEGOTIATIONS_BUYING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_negotiations_buying(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_NEGOTIATIONS_BUYING.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetMyNegotiationsBuyingParams,
+                    _,
+                >(&GET_MY_NEGOTIATIONS_BUYING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_negotiations_buying(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_NEGOTIATIONS_BUYING, reply))
     }
@@ -30090,25 +30517,28 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_BUYING_ALL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_buying_all(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_BUYING_ALL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_buying_all(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_ALL, reply))
     }
@@ -30121,25 +30551,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetMyOrdersBuyingByUuidByUuidPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_buying_by_uuid_by_uuid(
-                    handlers,
-                    path.uuid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyOrdersBuyingByUuidByUuidPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_buying_by_uuid_by_uuid(
+                        handlers,
+                        path.uuid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID, reply),
@@ -30153,25 +30584,28 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_BUYING_UNPAID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_buying_unpaid(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_BUYING_UNPAID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_buying_unpaid(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_BUYING_UNPAID, reply))
     }
@@ -30184,36 +30618,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyOrdersBuyingByIdMarkReceivedPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_orders_buying_by_id_mark_received(
-                    handlers,
-                    &caller,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyOrdersBuyingByIdMarkReceivedPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_orders_buying_by_id_mark_received(
+                        handlers,
+                        &caller,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED, reply),
@@ -30227,25 +30664,28 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_SELLING_ALL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_selling_all(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_SELLING_ALL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_selling_all(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_ALL, reply))
     }
@@ -30257,25 +30697,28 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_selling_awaiting_shipment(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_selling_awaiting_shipment(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT, reply),
@@ -30290,36 +30733,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetMyOrdersSellingBuyerHistoryByBuyerIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_selling_buyer_history_by_buyer_id(
-                    handlers,
-                    &caller,
-                    path.buyer_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyOrdersSellingBuyerHistoryByBuyerIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_selling_buyer_history_by_buyer_id(
+                        handlers,
+                        &caller,
+                        path.buyer_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID, reply),
@@ -30334,25 +30780,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetMyOrdersSellingByUuidByUuidPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_selling_by_uuid_by_uuid(
-                    handlers,
-                    path.uuid,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetMyOrdersSellingByUuidByUuidPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_selling_by_uuid_by_uuid(
+                        handlers,
+                        path.uuid,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID, reply),
@@ -30366,25 +30813,28 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MY_ORDERS_SELLING_UNPAID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_my_orders_selling_unpaid(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MY_ORDERS_SELLING_UNPAID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_my_orders_selling_unpaid(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MY_ORDERS_SELLING_UNPAID, reply))
     }
@@ -30398,45 +30848,51 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyOrdersSellingByIdMarkPickedUpPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::PostMyOrdersSellingByIdMarkPickedUpRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_orders_selling_by_id_mark_picked_up(
-                    handlers,
-                    &caller,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyOrdersSellingByIdMarkPickedUpPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PostMyOrdersSellingByIdMarkPickedUpRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_orders_selling_by_id_mark_picked_up(
+                        handlers,
+                        &caller,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP, reply),
@@ -30452,45 +30908,51 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_ORDERS_SELLING_BY_ID_SHIP.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyOrdersSellingByIdShipPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_ORDERS_SELLING_BY_ID_SHIP, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::PostMyOrdersSellingByIdShipRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_orders_selling_by_id_ship(
-                    handlers,
-                    &caller,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_ORDERS_SELLING_BY_ID_SHIP.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyOrdersSellingByIdShipPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_ORDERS_SELLING_BY_ID_SHIP, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PostMyOrdersSellingByIdShipRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_orders_selling_by_id_ship(
+                        handlers,
+                        &caller,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_ORDERS_SELLING_BY_ID_SHIP, reply),
@@ -30505,36 +30967,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostMyOrdersSellingByOrderIdRefundRequestsPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_my_orders_selling_by_order_id_refund_requests(
-                    handlers,
-                    &caller,
-                    path.order_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostMyOrdersSellingByOrderIdRefundRequestsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_my_orders_selling_by_order_id_refund_requests(
+                        handlers,
+                        &caller,
+                        path.order_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS, reply),
@@ -30549,25 +31014,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetProductsReviewsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PRODUCTS_REVIEWS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_products_reviews_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetProductsReviewsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PRODUCTS_REVIEWS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_products_reviews_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PRODUCTS_REVIEWS_BY_ID, reply))
     }
@@ -30581,43 +31047,51 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_PRODUCTS_REVIEWS_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutProductsReviewsByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_PRODUCTS_REVIEWS_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PutProductsReviewsByIdRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::put_products_reviews_by_id(
-                    handlers,
-                    &caller,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_PRODUCTS_REVIEWS_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutProductsReviewsByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_PRODUCTS_REVIEWS_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PutProductsReviewsByIdRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::put_products_reviews_by_id(
+                        handlers,
+                        &caller,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_PRODUCTS_REVIEWS_BY_ID, reply))
     }
@@ -30630,25 +31104,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetProductsBySlugReviewsPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PRODUCTS_BY_SLUG_REVIEWS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_products_by_slug_reviews(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetProductsBySlugReviewsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PRODUCTS_BY_SLUG_REVIEWS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_products_by_slug_reviews(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PRODUCTS_BY_SLUG_REVIEWS, reply))
     }
@@ -30661,36 +31136,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_PRODUCTS_BY_SLUG_REVIEWS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostProductsBySlugReviewsPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_PRODUCTS_BY_SLUG_REVIEWS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::post_products_by_slug_reviews(
-                    handlers,
-                    &caller,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_PRODUCTS_BY_SLUG_REVIEWS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostProductsBySlugReviewsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_PRODUCTS_BY_SLUG_REVIEWS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::post_products_by_slug_reviews(
+                        handlers,
+                        &caller,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_PRODUCTS_BY_SLUG_REVIEWS, reply),
@@ -30701,22 +31179,25 @@ impl<H: ReverbHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetSalesReverb>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SALES_REVERB.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_sales_reverb(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SALES_REVERB.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_sales_reverb(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SALES_REVERB, reply))
     }
@@ -30725,22 +31206,25 @@ impl<H: ReverbHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetSalesSeller>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SALES_SELLER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_sales_seller(handlers, &caller)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SALES_SELLER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_sales_seller(handlers, &caller)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SALES_SELLER, reply))
     }
@@ -30750,22 +31234,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetSalesBySlug>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetSalesBySlugPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SALES_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_sales_by_slug(handlers, path.slug)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetSalesBySlugPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SALES_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_sales_by_slug(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SALES_BY_SLUG, reply))
     }
@@ -30778,36 +31266,39 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetShopsByShopIdShippingProfilesPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shops_by_shop_id_shipping_profiles(
-                    handlers,
-                    &caller,
-                    path.shop_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetShopsByShopIdShippingProfilesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shops_by_shop_id_shipping_profiles(
+                        handlers,
+                        &caller,
+                        path.shop_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES, reply),
@@ -30819,26 +31310,27 @@ impl<H: ReverbHandlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetShopsBySlug>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetShopsBySlugPath,
-                GetShopsBySlugParams,
-                _,
-            >(&GET_SHOPS_BY_SLUG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shops_by_slug(
-                    handlers,
-                    path.slug,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetShopsBySlugPath,
+                    GetShopsBySlugParams,
+                    _,
+                >(&GET_SHOPS_BY_SLUG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shops_by_slug(
+                        handlers,
+                        path.slug,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_SLUG, reply))
     }
@@ -30851,25 +31343,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetShopsBySlugFeedbackPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SHOPS_BY_SLUG_FEEDBACK, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shops_by_slug_feedback(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetShopsBySlugFeedbackPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SHOPS_BY_SLUG_FEEDBACK, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shops_by_slug_feedback(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK, reply))
     }
@@ -30882,25 +31375,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetShopsBySlugFeedbackBuyerPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shops_by_slug_feedback_buyer(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetShopsBySlugFeedbackBuyerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shops_by_slug_feedback_buyer(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER, reply),
@@ -30915,25 +31409,26 @@ impl<H: ReverbHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                GetShopsBySlugFeedbackSellerPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as ReverbHandlers>::get_shops_by_slug_feedback_seller(
-                    handlers,
-                    path.slug,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetShopsBySlugFeedbackSellerPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ReverbHandlers>::get_shops_by_slug_feedback_seller(
+                        handlers,
+                        path.slug,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER, reply),

@@ -4185,25 +4185,26 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ApiV1ModelsIndexParams,
-                _,
-            >(&API_V1_MODELS_INDEX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_models_index(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ApiV1ModelsIndexParams,
+                    _,
+                >(&API_V1_MODELS_INDEX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_models_index(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_INDEX, reply))
     }
@@ -4216,18 +4217,25 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::ApiV1ModelsCreateRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_models_create(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::ApiV1ModelsCreateRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_models_create(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_CREATE, reply))
     }
@@ -4240,25 +4248,26 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ApiV1RecordersIndexParams,
-                _,
-            >(&API_V1_RECORDERS_INDEX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_recorders_index(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ApiV1RecordersIndexParams,
+                    _,
+                >(&API_V1_RECORDERS_INDEX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_recorders_index(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_INDEX, reply))
     }
@@ -4271,21 +4280,26 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::ApiV1RecordersCreateRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_recorders_create(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::ApiV1RecordersCreateRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_recorders_create(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_CREATE, reply))
     }
@@ -4298,25 +4312,26 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ApiV1VendorsIndexParams,
-                _,
-            >(&API_V1_VENDORS_INDEX, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_vendors_index(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ApiV1VendorsIndexParams,
+                    _,
+                >(&API_V1_VENDORS_INDEX, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_vendors_index(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_INDEX, reply))
     }
@@ -4329,21 +4344,25 @@ impl<H: CambaseIoHandlers> CambaseIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::ApiV1VendorsCreateRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_vendors_create(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::ApiV1VendorsCreateRequestBody>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_vendors_create(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_CREATE, reply))
     }
@@ -4372,25 +4391,26 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ApiV1ModelsSearchParams,
-                _,
-            >(&API_V1_MODELS_SEARCH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_models_search(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ApiV1ModelsSearchParams,
+                    _,
+                >(&API_V1_MODELS_SEARCH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_models_search(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_SEARCH, reply))
     }
@@ -4403,25 +4423,26 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ApiV1ModelsShowPath,
-                runtime::NoParameters,
-                _,
-            >(&API_V1_MODELS_SHOW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_models_show(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ApiV1ModelsShowPath,
+                    runtime::NoParameters,
+                    _,
+                >(&API_V1_MODELS_SHOW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_models_show(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_MODELS_SHOW, reply))
     }
@@ -4435,32 +4456,37 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PutApiV1ModelsIdJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_API_V1_MODELS_ID_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PutApiV1ModelsIdJsonRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::put_api_v1_models_id_json(
-                    handlers,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PutApiV1ModelsIdJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_API_V1_MODELS_ID_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::PutApiV1ModelsIdJsonRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::put_api_v1_models_id_json(
+                        handlers,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_API_V1_MODELS_ID_JSON, reply))
     }
@@ -4474,32 +4500,38 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PatchApiV1ModelsIdJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_API_V1_MODELS_ID_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PatchApiV1ModelsIdJsonRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::patch_api_v1_models_id_json(
-                    handlers,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PatchApiV1ModelsIdJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PATCH_API_V1_MODELS_ID_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PatchApiV1ModelsIdJsonRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::patch_api_v1_models_id_json(
+                        handlers,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_API_V1_MODELS_ID_JSON, reply))
     }
@@ -4512,25 +4544,26 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                ApiV1RecordersSearchParams,
-                _,
-            >(&API_V1_RECORDERS_SEARCH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_recorders_search(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    ApiV1RecordersSearchParams,
+                    _,
+                >(&API_V1_RECORDERS_SEARCH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_recorders_search(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_SEARCH, reply))
     }
@@ -4543,25 +4576,26 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ApiV1RecordersShowPath,
-                runtime::NoParameters,
-                _,
-            >(&API_V1_RECORDERS_SHOW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_recorders_show(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ApiV1RecordersShowPath,
+                    runtime::NoParameters,
+                    _,
+                >(&API_V1_RECORDERS_SHOW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_recorders_show(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_RECORDERS_SHOW, reply))
     }
@@ -4575,32 +4609,38 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PutApiV1RecordersIdJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_API_V1_RECORDERS_ID_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PutApiV1RecordersIdJsonRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::put_api_v1_recorders_id_json(
-                    handlers,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PutApiV1RecordersIdJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_API_V1_RECORDERS_ID_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PutApiV1RecordersIdJsonRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::put_api_v1_recorders_id_json(
+                        handlers,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_API_V1_RECORDERS_ID_JSON, reply))
     }
@@ -4614,33 +4654,38 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PatchApiV1RecordersIdJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_API_V1_RECORDERS_ID_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PatchApiV1RecordersIdJsonRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::patch_api_v1_recorders_id_json(
-                    handlers,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PatchApiV1RecordersIdJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PATCH_API_V1_RECORDERS_ID_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PatchApiV1RecordersIdJsonRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::patch_api_v1_recorders_id_json(
+                        handlers,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PATCH_API_V1_RECORDERS_ID_JSON, reply),
@@ -4655,26 +4700,27 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                ApiV1VendorsShowPath,
-                ApiV1VendorsShowParams,
-                _,
-            >(&API_V1_VENDORS_SHOW, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::api_v1_vendors_show(
-                    handlers,
-                    path.id,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    ApiV1VendorsShowPath,
+                    ApiV1VendorsShowParams,
+                    _,
+                >(&API_V1_VENDORS_SHOW, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::api_v1_vendors_show(
+                        handlers,
+                        path.id,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&API_V1_VENDORS_SHOW, reply))
     }
@@ -4688,32 +4734,37 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PutApiV1VendorsIdJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_API_V1_VENDORS_ID_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PutApiV1VendorsIdJsonRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::put_api_v1_vendors_id_json(
-                    handlers,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PutApiV1VendorsIdJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_API_V1_VENDORS_ID_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::PutApiV1VendorsIdJsonRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::put_api_v1_vendors_id_json(
+                        handlers,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_API_V1_VENDORS_ID_JSON, reply))
     }
@@ -4727,32 +4778,38 @@ impl<H: CambaseIoHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                PatchApiV1VendorsIdJsonPath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_API_V1_VENDORS_ID_JSON, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::PatchApiV1VendorsIdJsonRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as CambaseIoHandlers>::patch_api_v1_vendors_id_json(
-                    handlers,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    PatchApiV1VendorsIdJsonPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PATCH_API_V1_VENDORS_ID_JSON, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::PatchApiV1VendorsIdJsonRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as CambaseIoHandlers>::patch_api_v1_vendors_id_json(
+                        handlers,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PATCH_API_V1_VENDORS_ID_JSON, reply))
     }

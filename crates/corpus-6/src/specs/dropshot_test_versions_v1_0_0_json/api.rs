@@ -236,11 +236,12 @@ impl<H: EvolvingApiHandlers> EvolvingApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<Handler4>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as EvolvingApiHandlers>::handler4(handlers).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as EvolvingApiHandlers>::handler4(handlers).await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HANDLER4, reply))
     }

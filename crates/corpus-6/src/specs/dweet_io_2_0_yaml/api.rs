@@ -1959,28 +1959,29 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<CreateAlertGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                CreateAlertGetPath,
-                CreateAlertGetParams,
-                _,
-            >(&CREATE_ALERT_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::create_alert_get(
-                    handlers,
-                    path.who,
-                    path.thing,
-                    path.condition,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    CreateAlertGetPath,
+                    CreateAlertGetParams,
+                    _,
+                >(&CREATE_ALERT_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::create_alert_get(
+                        handlers,
+                        path.who,
+                        path.thing,
+                        path.condition,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_ALERT_GET, reply))
     }
@@ -1994,36 +1995,40 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                PostDweetForByThingPath,
-                PostDweetForByThingParams,
-                _,
-            >(&POST_DWEET_FOR_BY_THING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<::std::string::String>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::post_dweet_for_by_thing(
-                    handlers,
-                    path.thing,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    PostDweetForByThingPath,
+                    PostDweetForByThingParams,
+                    _,
+                >(&POST_DWEET_FOR_BY_THING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<::std::string::String>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::post_dweet_for_by_thing(
+                        handlers,
+                        path.thing,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_DWEET_FOR_BY_THING, reply))
     }
@@ -2037,36 +2042,40 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                PostDweetQuietlyForByThingPath,
-                PostDweetQuietlyForByThingParams,
-                _,
-            >(&POST_DWEET_QUIETLY_FOR_BY_THING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<::std::string::String>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::post_dweet_quietly_for_by_thing(
-                    handlers,
-                    path.thing,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    PostDweetQuietlyForByThingPath,
+                    PostDweetQuietlyForByThingParams,
+                    _,
+                >(&POST_DWEET_QUIETLY_FOR_BY_THING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<::std::string::String>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::post_dweet_quietly_for_by_thing(
+                        handlers,
+                        path.thing,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_DWEET_QUIETLY_FOR_BY_THING, reply),
@@ -2078,26 +2087,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetAlert>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetAlertPath,
-                GetAlertParams,
-                _,
-            >(&GET_ALERT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::get_alert(
-                    handlers,
-                    path.thing,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetAlertPath,
+                    GetAlertParams,
+                    _,
+                >(&GET_ALERT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::get_alert(
+                        handlers,
+                        path.thing,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ALERT, reply))
     }
@@ -2110,26 +2120,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetGetDweetsForByThingPath,
-                GetGetDweetsForByThingParams,
-                _,
-            >(&GET_GET_DWEETS_FOR_BY_THING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::get_get_dweets_for_by_thing(
-                    handlers,
-                    path.thing,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetGetDweetsForByThingPath,
+                    GetGetDweetsForByThingParams,
+                    _,
+                >(&GET_GET_DWEETS_FOR_BY_THING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::get_get_dweets_for_by_thing(
+                        handlers,
+                        path.thing,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_DWEETS_FOR_BY_THING, reply))
     }
@@ -2139,26 +2150,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetLatestDweet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetLatestDweetPath,
-                GetLatestDweetParams,
-                _,
-            >(&GET_LATEST_DWEET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::get_latest_dweet(
-                    handlers,
-                    path.thing,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetLatestDweetPath,
+                    GetLatestDweetParams,
+                    _,
+                >(&GET_LATEST_DWEET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::get_latest_dweet(
+                        handlers,
+                        path.thing,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LATEST_DWEET, reply))
     }
@@ -2171,26 +2183,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetStoredAlertsPath,
-                GetStoredAlertsParams,
-                _,
-            >(&GET_STORED_ALERTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::get_stored_alerts(
-                    handlers,
-                    path.thing,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetStoredAlertsPath,
+                    GetStoredAlertsParams,
+                    _,
+                >(&GET_STORED_ALERTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::get_stored_alerts(
+                        handlers,
+                        path.thing,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_STORED_ALERTS, reply))
     }
@@ -2203,26 +2216,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                GetGetStoredDweetsForByThingPath,
-                GetGetStoredDweetsForByThingParams,
-                _,
-            >(&GET_GET_STORED_DWEETS_FOR_BY_THING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::get_get_stored_dweets_for_by_thing(
-                    handlers,
-                    path.thing,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetGetStoredDweetsForByThingPath,
+                    GetGetStoredDweetsForByThingParams,
+                    _,
+                >(&GET_GET_STORED_DWEETS_FOR_BY_THING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::get_get_stored_dweets_for_by_thing(
+                        handlers,
+                        path.thing,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_GET_STORED_DWEETS_FOR_BY_THING, reply),
@@ -2237,25 +2251,26 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                ListenForDweetsPath,
-                runtime::NoParameters,
-                _,
-            >(&LISTEN_FOR_DWEETS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::listen_for_dweets(
-                    handlers,
-                    path.thing,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    ListenForDweetsPath,
+                    runtime::NoParameters,
+                    _,
+                >(&LISTEN_FOR_DWEETS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::listen_for_dweets(
+                        handlers,
+                        path.thing,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LISTEN_FOR_DWEETS, reply))
     }
@@ -2265,26 +2280,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<LockThing>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                LockThingPath,
-                LockThingParams,
-                _,
-            >(&LOCK_THING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::lock_thing(
-                    handlers,
-                    path.thing,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    LockThingPath,
+                    LockThingParams,
+                    _,
+                >(&LOCK_THING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::lock_thing(
+                        handlers,
+                        path.thing,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOCK_THING, reply))
     }
@@ -2294,26 +2310,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RemoveAlert>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                RemoveAlertPath,
-                RemoveAlertParams,
-                _,
-            >(&REMOVE_ALERT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::remove_alert(
-                    handlers,
-                    path.thing,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    RemoveAlertPath,
+                    RemoveAlertParams,
+                    _,
+                >(&REMOVE_ALERT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::remove_alert(
+                        handlers,
+                        path.thing,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_ALERT, reply))
     }
@@ -2323,26 +2340,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<RemoveLock>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                RemoveLockPath,
-                RemoveLockParams,
-                _,
-            >(&REMOVE_LOCK, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::remove_lock(
-                    handlers,
-                    path.lock,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    RemoveLockPath,
+                    RemoveLockParams,
+                    _,
+                >(&REMOVE_LOCK, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::remove_lock(
+                        handlers,
+                        path.lock,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&REMOVE_LOCK, reply))
     }
@@ -2352,26 +2370,27 @@ impl<H: DweetIoHandlers> DweetIoApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UnlockThing>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, params) = match runtime::read_parameters::<
-                UnlockThingPath,
-                UnlockThingParams,
-                _,
-            >(&UNLOCK_THING, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as DweetIoHandlers>::unlock_thing(
-                    handlers,
-                    path.thing,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    UnlockThingPath,
+                    UnlockThingParams,
+                    _,
+                >(&UNLOCK_THING, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as DweetIoHandlers>::unlock_thing(
+                        handlers,
+                        path.thing,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UNLOCK_THING, reply))
     }

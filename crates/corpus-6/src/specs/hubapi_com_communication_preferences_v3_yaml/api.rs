@@ -1340,25 +1340,28 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as SubscriptionsHandlers>::get_communication_preferences_v3_definitions_get_page(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubscriptionsHandlers>::get_communication_preferences_v3_definitions_get_page(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -1378,40 +1381,43 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS
-                        .security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetCommunicationPreferencesV3StatusEmailEmailAddressGetEmailStatusPath,
-                runtime::NoParameters,
-                _,
-            >(
-                &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
-                &rqctx,
-            ) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubscriptionsHandlers>::get_communication_preferences_v3_status_email_email_address_get_email_status(
-                    handlers,
-                    &caller,
-                    path.email_address,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS
+                            .security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetCommunicationPreferencesV3StatusEmailEmailAddressGetEmailStatusPath,
+                    runtime::NoParameters,
+                    _,
+                >(
+                    &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubscriptionsHandlers>::get_communication_preferences_v3_status_email_email_address_get_email_status(
+                        handlers,
+                        &caller,
+                        path.email_address,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -1430,35 +1436,41 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::PublicUpdateSubscriptionStatusRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubscriptionsHandlers>::post_communication_preferences_v3_subscribe_subscribe(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::PublicUpdateSubscriptionStatusRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubscriptionsHandlers>::post_communication_preferences_v3_subscribe_subscribe(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -1474,35 +1486,42 @@ impl<H: SubscriptionsHandlers> SubscriptionsApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let body = match body
-                .decode::<types::PublicUpdateSubscriptionStatusRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubscriptionsHandlers>::post_communication_preferences_v3_unsubscribe_unsubscribe(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE
+                            .security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let body = match body
+                    .decode::<types::PublicUpdateSubscriptionStatusRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubscriptionsHandlers>::post_communication_preferences_v3_unsubscribe_unsubscribe(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering

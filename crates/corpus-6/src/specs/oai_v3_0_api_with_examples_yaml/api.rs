@@ -307,12 +307,15 @@ impl<H: SimpleApiOverviewHandlers> SimpleApiOverviewApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ListVersionsv2>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as SimpleApiOverviewHandlers>::list_versionsv2(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as SimpleApiOverviewHandlers>::list_versionsv2(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LIST_VERSIONSV2, reply))
     }
@@ -324,14 +327,15 @@ impl<H: SimpleApiOverviewHandlers> SimpleApiOverviewApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as SimpleApiOverviewHandlers>::get_version_detailsv2(
-                    handlers,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as SimpleApiOverviewHandlers>::get_version_detailsv2(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_VERSION_DETAILSV2, reply))
     }

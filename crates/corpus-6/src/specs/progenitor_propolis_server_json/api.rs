@@ -1750,12 +1750,15 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
     ) -> ::std::result::Result<runtime::Reply<InstanceGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as OxidePropolisServerApiHandlers>::instance_get(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as OxidePropolisServerApiHandlers>::instance_get(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_GET, reply))
     }
@@ -1765,24 +1768,28 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
     ) -> ::std::result::Result<runtime::Reply<InstanceEnsure>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::InstanceEnsureRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxidePropolisServerApiHandlers>::instance_ensure(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::InstanceEnsureRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxidePropolisServerApiHandlers>::instance_ensure(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_ENSURE, reply))
     }
@@ -1795,26 +1802,27 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                InstanceIssueCrucibleSnapshotRequestPath,
-                runtime::NoParameters,
-                _,
-            >(&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxidePropolisServerApiHandlers>::instance_issue_crucible_snapshot_request(
-                    handlers,
-                    path.id,
-                    path.snapshot_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    InstanceIssueCrucibleSnapshotRequestPath,
+                    runtime::NoParameters,
+                    _,
+                >(&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxidePropolisServerApiHandlers>::instance_issue_crucible_snapshot_request(
+                        handlers,
+                        path.id,
+                        path.snapshot_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST, reply),
@@ -1829,24 +1837,28 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::InstanceMigrateStatusRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxidePropolisServerApiHandlers>::instance_migrate_status(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::InstanceMigrateStatusRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxidePropolisServerApiHandlers>::instance_migrate_status(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_MIGRATE_STATUS, reply))
     }
@@ -1856,21 +1868,22 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
     ) -> ::std::result::Result<runtime::Reply<InstanceSerial>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let upgrade = match handshake.upgrade() {
-                ::std::result::Result::Ok(upgrade) => upgrade,
-                ::std::result::Result::Err((status, problem)) => {
-                    return runtime::Reply::problem(status, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxidePropolisServerApiHandlers>::instance_serial(
-                    handlers,
-                    upgrade,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let upgrade = match handshake.upgrade() {
+                    ::std::result::Result::Ok(upgrade) => upgrade,
+                    ::std::result::Result::Err((status, problem)) => {
+                        return runtime::Reply::problem(status, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxidePropolisServerApiHandlers>::instance_serial(
+                        handlers,
+                        upgrade,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_SERIAL, reply))
     }
@@ -1883,24 +1896,28 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::InstanceStateRequested>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxidePropolisServerApiHandlers>::instance_state_put(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::InstanceStateRequested>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxidePropolisServerApiHandlers>::instance_state_put(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_STATE_PUT, reply))
     }
@@ -1913,24 +1930,28 @@ impl<H: OxidePropolisServerApiHandlers> OxidePropolisServerApiApi for StrictServ
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::InstanceStateMonitorRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as OxidePropolisServerApiHandlers>::instance_state_monitor(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::InstanceStateMonitorRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as OxidePropolisServerApiHandlers>::instance_state_monitor(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&INSTANCE_STATE_MONITOR, reply))
     }

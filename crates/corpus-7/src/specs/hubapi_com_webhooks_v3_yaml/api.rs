@@ -2953,36 +2953,39 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetWebhooksV3AppIdSettingsGetAllPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_settings_get_all(
-                    handlers,
-                    &caller,
-                    path.app_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetWebhooksV3AppIdSettingsGetAllPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_settings_get_all(
+                        handlers,
+                        &caller,
+                        path.app_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL, reply),
@@ -2998,46 +3001,52 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PutWebhooksV3AppIdSettingsConfigurePath,
-                runtime::NoParameters,
-                _,
-            >(&PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::SettingsChangeRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::put_webhooks_v3_app_id_settings_configure(
-                    handlers,
-                    &caller,
-                    path.app_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PutWebhooksV3AppIdSettingsConfigurePath,
+                    runtime::NoParameters,
+                    _,
+                >(&PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::SettingsChangeRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::put_webhooks_v3_app_id_settings_configure(
+                        handlers,
+                        &caller,
+                        path.app_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE, reply),
@@ -3052,36 +3061,39 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteWebhooksV3AppIdSettingsClearPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::delete_webhooks_v3_app_id_settings_clear(
-                    handlers,
-                    &caller,
-                    path.app_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteWebhooksV3AppIdSettingsClearPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::delete_webhooks_v3_app_id_settings_clear(
+                        handlers,
+                        &caller,
+                        path.app_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR, reply),
@@ -3096,36 +3108,39 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetWebhooksV3AppIdSubscriptionsGetAllPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_subscriptions_get_all(
-                    handlers,
-                    &caller,
-                    path.app_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetWebhooksV3AppIdSubscriptionsGetAllPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_subscriptions_get_all(
+                        handlers,
+                        &caller,
+                        path.app_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL, reply),
@@ -3141,46 +3156,52 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostWebhooksV3AppIdSubscriptionsCreatePath,
-                runtime::NoParameters,
-                _,
-            >(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::SubscriptionCreateRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::post_webhooks_v3_app_id_subscriptions_create(
-                    handlers,
-                    &caller,
-                    path.app_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostWebhooksV3AppIdSubscriptionsCreatePath,
+                    runtime::NoParameters,
+                    _,
+                >(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::SubscriptionCreateRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::post_webhooks_v3_app_id_subscriptions_create(
+                        handlers,
+                        &caller,
+                        path.app_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE, reply),
@@ -3197,38 +3218,44 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID
-                        .security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetWebhooksV3AppIdSubscriptionsSubscriptionIdGetByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_subscriptions_subscription_id_get_by_id(
-                    handlers,
-                    &caller,
-                    path.subscription_id,
-                    path.app_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID
+                            .security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetWebhooksV3AppIdSubscriptionsSubscriptionIdGetByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(
+                    &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::get_webhooks_v3_app_id_subscriptions_subscription_id_get_by_id(
+                        handlers,
+                        &caller,
+                        path.subscription_id,
+                        path.app_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -3249,38 +3276,44 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE
-                        .security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                DeleteWebhooksV3AppIdSubscriptionsSubscriptionIdArchivePath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::delete_webhooks_v3_app_id_subscriptions_subscription_id_archive(
-                    handlers,
-                    &caller,
-                    path.subscription_id,
-                    path.app_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE
+                            .security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteWebhooksV3AppIdSubscriptionsSubscriptionIdArchivePath,
+                    runtime::NoParameters,
+                    _,
+                >(
+                    &DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::delete_webhooks_v3_app_id_subscriptions_subscription_id_archive(
+                        handlers,
+                        &caller,
+                        path.subscription_id,
+                        path.app_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -3302,48 +3335,57 @@ impl<H: WebhooksApiHandlers> WebhooksApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE
-                        .security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdatePath,
-                runtime::NoParameters,
-                _,
-            >(&PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::SubscriptionPatchRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::patch_webhooks_v3_app_id_subscriptions_subscription_id_update(
-                    handlers,
-                    &caller,
-                    path.subscription_id,
-                    path.app_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE
+                            .security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PatchWebhooksV3AppIdSubscriptionsSubscriptionIdUpdatePath,
+                    runtime::NoParameters,
+                    _,
+                >(
+                    &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::SubscriptionPatchRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::patch_webhooks_v3_app_id_subscriptions_subscription_id_update(
+                        handlers,
+                        &caller,
+                        path.subscription_id,
+                        path.app_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering
@@ -3383,47 +3425,56 @@ impl<H: WebhooksApiHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH
-                        .security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatchPath,
-                runtime::NoParameters,
-                _,
-            >(&POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::BatchInputSubscriptionBatchUpdateRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WebhooksApiHandlers>::post_webhooks_v3_app_id_subscriptions_batch_update_update_batch(
-                    handlers,
-                    &caller,
-                    path.app_id,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH
+                            .security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatchPath,
+                    runtime::NoParameters,
+                    _,
+                >(
+                    &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
+                    &rqctx,
+                ) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::BatchInputSubscriptionBatchUpdateRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WebhooksApiHandlers>::post_webhooks_v3_app_id_subscriptions_batch_update_update_batch(
+                        handlers,
+                        &caller,
+                        path.app_id,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering

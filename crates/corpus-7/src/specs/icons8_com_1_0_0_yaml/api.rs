@@ -3414,23 +3414,27 @@ impl<
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::PostApiTaskWebFontCollectionRequestBody>()
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::post_api_task_web_font_collection(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::PostApiTaskWebFontCollectionRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::post_api_task_web_font_collection(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&POST_API_TASK_WEB_FONT_COLLECTION, reply),
@@ -3445,21 +3449,27 @@ impl<
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::PostApiTaskWebFontIconsRequestBody>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::post_api_task_web_font_icons(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::PostApiTaskWebFontIconsRequestBody>()
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::post_api_task_web_font_icons(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_API_TASK_WEB_FONT_ICONS, reply))
     }
@@ -3472,25 +3482,26 @@ impl<
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiIconsetsV3CategoriesParams,
-                _,
-            >(&GET_API_ICONSETS_V3_CATEGORIES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_categories(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiIconsetsV3CategoriesParams,
+                    _,
+                >(&GET_API_ICONSETS_V3_CATEGORIES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_categories(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_ICONSETS_V3_CATEGORIES, reply),
@@ -3505,25 +3516,26 @@ impl<
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiIconsetsV3CategoryParams,
-                _,
-            >(&GET_API_ICONSETS_V3_CATEGORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_category(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiIconsetsV3CategoryParams,
+                    _,
+                >(&GET_API_ICONSETS_V3_CATEGORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_category(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_CATEGORY, reply))
     }
@@ -3536,25 +3548,26 @@ impl<
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiIconsetsV3LatestParams,
-                _,
-            >(&GET_API_ICONSETS_V3_LATEST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_latest(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiIconsetsV3LatestParams,
+                    _,
+                >(&GET_API_ICONSETS_V3_LATEST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_latest(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_LATEST, reply))
     }
@@ -3567,25 +3580,26 @@ impl<
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiIconsetsV3SearchParams,
-                _,
-            >(&GET_API_ICONSETS_V3_SEARCH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_search(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiIconsetsV3SearchParams,
+                    _,
+                >(&GET_API_ICONSETS_V3_SEARCH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_search(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_SEARCH, reply))
     }
@@ -3598,25 +3612,26 @@ impl<
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiIconsetsV3TotalParams,
-                _,
-            >(&GET_API_ICONSETS_V3_TOTAL, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_total(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiIconsetsV3TotalParams,
+                    _,
+                >(&GET_API_ICONSETS_V3_TOTAL, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v3_total(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V3_TOTAL, reply))
     }
@@ -3629,25 +3644,26 @@ impl<
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetApiIconsetsV4SearchParams,
-                _,
-            >(&GET_API_ICONSETS_V4_SEARCH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v4_search(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetApiIconsetsV4SearchParams,
+                    _,
+                >(&GET_API_ICONSETS_V4_SEARCH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers>::get_api_iconsets_v4_search(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_ICONSETS_V4_SEARCH, reply))
     }

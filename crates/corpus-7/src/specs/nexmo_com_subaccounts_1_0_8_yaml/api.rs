@@ -2916,37 +2916,40 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RETRIEVE_BALANCE_TRANSFERS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                RetrieveBalanceTransfersPath,
-                RetrieveBalanceTransfersParams,
-                _,
-            >(&RETRIEVE_BALANCE_TRANSFERS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::retrieve_balance_transfers(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RETRIEVE_BALANCE_TRANSFERS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    RetrieveBalanceTransfersPath,
+                    RetrieveBalanceTransfersParams,
+                    _,
+                >(&RETRIEVE_BALANCE_TRANSFERS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::retrieve_balance_transfers(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RETRIEVE_BALANCE_TRANSFERS, reply))
     }
@@ -2960,46 +2963,52 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    TRANSFER_BALANCE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                TransferBalancePath,
-                runtime::NoParameters,
-                _,
-            >(&TRANSFER_BALANCE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::TransferBalanceOrCreditRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::transfer_balance(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        TRANSFER_BALANCE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    TransferBalancePath,
+                    runtime::NoParameters,
+                    _,
+                >(&TRANSFER_BALANCE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::TransferBalanceOrCreditRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::transfer_balance(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TRANSFER_BALANCE, reply))
     }
@@ -3012,37 +3021,40 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RETRIEVE_CREDIT_TRANSFERS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                RetrieveCreditTransfersPath,
-                RetrieveCreditTransfersParams,
-                _,
-            >(&RETRIEVE_CREDIT_TRANSFERS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::retrieve_credit_transfers(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RETRIEVE_CREDIT_TRANSFERS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    RetrieveCreditTransfersPath,
+                    RetrieveCreditTransfersParams,
+                    _,
+                >(&RETRIEVE_CREDIT_TRANSFERS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::retrieve_credit_transfers(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RETRIEVE_CREDIT_TRANSFERS, reply))
     }
@@ -3053,46 +3065,52 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TransferCredit>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    TRANSFER_CREDIT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                TransferCreditPath,
-                runtime::NoParameters,
-                _,
-            >(&TRANSFER_CREDIT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::TransferBalanceOrCreditRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::transfer_credit(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        TRANSFER_CREDIT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    TransferCreditPath,
+                    runtime::NoParameters,
+                    _,
+                >(&TRANSFER_CREDIT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::TransferBalanceOrCreditRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::transfer_credit(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TRANSFER_CREDIT, reply))
     }
@@ -3105,36 +3123,39 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RETRIEVE_SUBACCOUNTS_LIST.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RetrieveSubaccountsListPath,
-                runtime::NoParameters,
-                _,
-            >(&RETRIEVE_SUBACCOUNTS_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::retrieve_subaccounts_list(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RETRIEVE_SUBACCOUNTS_LIST.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RetrieveSubaccountsListPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RETRIEVE_SUBACCOUNTS_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::retrieve_subaccounts_list(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RETRIEVE_SUBACCOUNTS_LIST, reply))
     }
@@ -3148,46 +3169,52 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    CREATE_SUB_ACCOUNT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                CreateSubAccountPath,
-                runtime::NoParameters,
-                _,
-            >(&CREATE_SUB_ACCOUNT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::NewSubaccountRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::create_sub_account(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        CREATE_SUB_ACCOUNT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    CreateSubAccountPath,
+                    runtime::NoParameters,
+                    _,
+                >(&CREATE_SUB_ACCOUNT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::NewSubaccountRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::create_sub_account(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_SUB_ACCOUNT, reply))
     }
@@ -3200,37 +3227,40 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    RETRIEVE_SUBACCOUNT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                RetrieveSubaccountPath,
-                runtime::NoParameters,
-                _,
-            >(&RETRIEVE_SUBACCOUNT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::retrieve_subaccount(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    path.subaccount_key,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        RETRIEVE_SUBACCOUNT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    RetrieveSubaccountPath,
+                    runtime::NoParameters,
+                    _,
+                >(&RETRIEVE_SUBACCOUNT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::retrieve_subaccount(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        path.subaccount_key,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&RETRIEVE_SUBACCOUNT, reply))
     }
@@ -3244,47 +3274,53 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    MODIFY_SUBACCOUNT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                ModifySubaccountPath,
-                runtime::NoParameters,
-                _,
-            >(&MODIFY_SUBACCOUNT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::ModifySubaccountRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::modify_subaccount(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    path.subaccount_key,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        MODIFY_SUBACCOUNT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    ModifySubaccountPath,
+                    runtime::NoParameters,
+                    _,
+                >(&MODIFY_SUBACCOUNT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ModifySubaccountRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::modify_subaccount(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        path.subaccount_key,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&MODIFY_SUBACCOUNT, reply))
     }
@@ -3295,46 +3331,52 @@ impl<H: SubaccountsApiHandlers> SubaccountsApiApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<TransferNumber>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    TRANSFER_NUMBER.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, _) = match runtime::read_parameters::<
-                TransferNumberPath,
-                runtime::NoParameters,
-                _,
-            >(&TRANSFER_NUMBER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::TransferNumberRequest>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SubaccountsApiHandlers>::transfer_number(
-                    handlers,
-                    &caller,
-                    path.api_key,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        TRANSFER_NUMBER.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    TransferNumberPath,
+                    runtime::NoParameters,
+                    _,
+                >(&TRANSFER_NUMBER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::TransferNumberRequest>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SubaccountsApiHandlers>::transfer_number(
+                        handlers,
+                        &caller,
+                        path.api_key,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&TRANSFER_NUMBER, reply))
     }

@@ -11650,30 +11650,34 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<AccessTokenPut>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &ACCESS_TOKEN_PUT,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::AccessTokenToPut>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::access_token_put(handlers, body)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &ACCESS_TOKEN_PUT,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::AccessTokenToPut>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::access_token_put(handlers, body)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ACCESS_TOKEN_PUT, reply))
     }
@@ -11682,20 +11686,21 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<AccountLogin>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &ACCOUNT_LOGIN,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::account_login(handlers).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &ACCOUNT_LOGIN,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::account_login(handlers).await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ACCOUNT_LOGIN, reply))
     }
@@ -11707,21 +11712,22 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &POST_API_ACCOUNT_LOGIN,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::post_api_account_login(handlers)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &POST_API_ACCOUNT_LOGIN,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::post_api_account_login(handlers)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_API_ACCOUNT_LOGIN, reply))
     }
@@ -11731,20 +11737,25 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ActionsPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::ActionToPost>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::actions_post(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::ActionToPost>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::actions_post(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ACTIONS_POST, reply))
     }
@@ -11754,30 +11765,32 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ActionsGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &ACTIONS_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                ActionsGetPath,
-                runtime::NoParameters,
-                _,
-            >(&ACTIONS_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::actions_get(handlers, path.id).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &ACTIONS_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    ActionsGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ACTIONS_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::actions_get(handlers, path.id)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ACTIONS_GET, reply))
     }
@@ -11790,34 +11803,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &ADDITIONAL_DEVICE_INFORMATION_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                AdditionalDeviceInformationGetPath,
-                runtime::NoParameters,
-                _,
-            >(&ADDITIONAL_DEVICE_INFORMATION_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::additional_device_information_get(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &ADDITIONAL_DEVICE_INFORMATION_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    AdditionalDeviceInformationGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ADDITIONAL_DEVICE_INFORMATION_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::additional_device_information_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&ADDITIONAL_DEVICE_INFORMATION_GET, reply),
@@ -11831,20 +11845,21 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &CUSTOM_DEVICE_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::custom_device_get(handlers).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &CUSTOM_DEVICE_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::custom_device_get(handlers).await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CUSTOM_DEVICE_GET, reply))
     }
@@ -11857,30 +11872,34 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &CUSTOM_DEVICE_POST,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::CustomDeviceToPost>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::custom_device_post(handlers, body)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &CUSTOM_DEVICE_POST,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::CustomDeviceToPost>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::custom_device_post(handlers, body)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CUSTOM_DEVICE_POST, reply))
     }
@@ -11893,34 +11912,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &GET_API_CUSTOM_DEVICE_BY_ID,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetApiCustomDeviceByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_CUSTOM_DEVICE_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::get_api_custom_device_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &GET_API_CUSTOM_DEVICE_BY_ID,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiCustomDeviceByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_CUSTOM_DEVICE_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::get_api_custom_device_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_CUSTOM_DEVICE_BY_ID, reply))
     }
@@ -11933,31 +11953,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &DEVICE_BY_SERIAL_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                DeviceBySerialGetParams,
-                _,
-            >(&DEVICE_BY_SERIAL_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::device_by_serial_get(handlers, params)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &DEVICE_BY_SERIAL_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    DeviceBySerialGetParams,
+                    _,
+                >(&DEVICE_BY_SERIAL_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::device_by_serial_get(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICE_BY_SERIAL_GET, reply))
     }
@@ -11966,20 +11990,21 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DevicesGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &DEVICES_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::devices_get(handlers).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &DEVICES_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::devices_get(handlers).await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICES_GET, reply))
     }
@@ -11989,29 +12014,34 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DevicesPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &DEVICES_POST,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::DeviceToPost>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::devices_post(handlers, body).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &DEVICES_POST,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::DeviceToPost>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::devices_post(handlers, body)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICES_POST, reply))
     }
@@ -12024,34 +12054,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &GET_API_DEVICES_BY_ID,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetApiDevicesByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_DEVICES_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::get_api_devices_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &GET_API_DEVICES_BY_ID,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiDevicesByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_DEVICES_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::get_api_devices_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_DEVICES_BY_ID, reply))
     }
@@ -12061,31 +12092,36 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DevicesPut>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &DEVICES_PUT,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                DevicesPutPath,
-                DevicesPutParams,
-                _,
-            >(&DEVICES_PUT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::devices_put(handlers, path.id, params)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &DEVICES_PUT,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    DevicesPutPath,
+                    DevicesPutParams,
+                    _,
+                >(&DEVICES_PUT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::devices_put(
+                        handlers,
+                        path.id,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICES_PUT, reply))
     }
@@ -12098,34 +12134,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &DEVICES_BY_ENERGY_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                DevicesByEnergyGetParams,
-                _,
-            >(&DEVICES_BY_ENERGY_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::devices_by_energy_get(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &DEVICES_BY_ENERGY_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    DevicesByEnergyGetParams,
+                    _,
+                >(&DEVICES_BY_ENERGY_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::devices_by_energy_get(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICES_BY_ENERGY_GET, reply))
     }
@@ -12138,34 +12175,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &DEVICES_BY_SUB_TYPE_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                DevicesBySubTypeGetParams,
-                _,
-            >(&DEVICES_BY_SUB_TYPE_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::devices_by_sub_type_get(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &DEVICES_BY_SUB_TYPE_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    DevicesBySubTypeGetParams,
+                    _,
+                >(&DEVICES_BY_SUB_TYPE_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::devices_by_sub_type_get(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DEVICES_BY_SUB_TYPE_GET, reply))
     }
@@ -12178,25 +12216,26 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                FastSendDeviceValuesGetPath,
-                runtime::NoParameters,
-                _,
-            >(&FAST_SEND_DEVICE_VALUES_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::fast_send_device_values_get(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    FastSendDeviceValuesGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&FAST_SEND_DEVICE_VALUES_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::fast_send_device_values_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FAST_SEND_DEVICE_VALUES_GET, reply))
     }
@@ -12206,30 +12245,32 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<FolderGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &FOLDER_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                FolderGetPath,
-                runtime::NoParameters,
-                _,
-            >(&FOLDER_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::folder_get(handlers, path.id).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &FOLDER_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    FolderGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&FOLDER_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::folder_get(handlers, path.id)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FOLDER_GET, reply))
     }
@@ -12239,31 +12280,32 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<FolderMenuGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &FOLDER_MENU_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                FolderMenuGetParams,
-                _,
-            >(&FOLDER_MENU_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::folder_menu_get(handlers, params)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &FOLDER_MENU_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    FolderMenuGetParams,
+                    _,
+                >(&FOLDER_MENU_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::folder_menu_get(handlers, params)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FOLDER_MENU_GET, reply))
     }
@@ -12273,21 +12315,25 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<FolderMenuPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::FolderMenuConfiguration>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::folder_menu_post(handlers, body)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::FolderMenuConfiguration>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::folder_menu_post(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FOLDER_MENU_POST, reply))
     }
@@ -12296,20 +12342,21 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<HealthGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &HEALTH_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::health_get(handlers).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &HEALTH_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::health_get(handlers).await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&HEALTH_GET, reply))
     }
@@ -12319,27 +12366,33 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<MBusPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &M_BUS_POST,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body.decode::<types::MBusData>().and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::m_bus_post(handlers, body).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &M_BUS_POST,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::MBusData>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::m_bus_post(handlers, body).await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&M_BUS_POST, reply))
     }
@@ -12352,24 +12405,28 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::MeterFolderInformationToPost>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::meter_folder_information_post(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::MeterFolderInformationToPost>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::meter_folder_information_post(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&METER_FOLDER_INFORMATION_POST, reply),
@@ -12384,34 +12441,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &METER_FOLDER_INFORMATION_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                MeterFolderInformationGetPath,
-                runtime::NoParameters,
-                _,
-            >(&METER_FOLDER_INFORMATION_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::meter_folder_information_get(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &METER_FOLDER_INFORMATION_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    MeterFolderInformationGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&METER_FOLDER_INFORMATION_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::meter_folder_information_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&METER_FOLDER_INFORMATION_GET, reply))
     }
@@ -12421,35 +12479,36 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<MeterValuesGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &METER_VALUES_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                MeterValuesGetPath,
-                MeterValuesGetParams,
-                _,
-            >(&METER_VALUES_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::meter_values_get(
-                    handlers,
-                    path.id,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &METER_VALUES_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    MeterValuesGetPath,
+                    MeterValuesGetParams,
+                    _,
+                >(&METER_VALUES_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::meter_values_get(
+                        handlers,
+                        path.id,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&METER_VALUES_GET, reply))
     }
@@ -12461,23 +12520,24 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &REGISTER_FOR_REALTIME_API_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::register_for_realtime_api_get(
-                    handlers,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &REGISTER_FOR_REALTIME_API_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::register_for_realtime_api_get(
+                        handlers,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&REGISTER_FOR_REALTIME_API_GET, reply),
@@ -12492,24 +12552,28 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::RegisterRealtimeApiData>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::register_for_realtime_api_post(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::RegisterRealtimeApiData>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::register_for_realtime_api_post(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&REGISTER_FOR_REALTIME_API_POST, reply),
@@ -12524,25 +12588,26 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                RegisterForRealtimeApiDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&REGISTER_FOR_REALTIME_API_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::register_for_realtime_api_delete(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    RegisterForRealtimeApiDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&REGISTER_FOR_REALTIME_API_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::register_for_realtime_api_delete(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&REGISTER_FOR_REALTIME_API_DELETE, reply),
@@ -12557,24 +12622,28 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::SmartMeDeviceConfigurationContainer>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::smart_me_device_configuration_post(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::SmartMeDeviceConfigurationContainer>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::smart_me_device_configuration_post(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&SMART_ME_DEVICE_CONFIGURATION_POST, reply),
@@ -12589,34 +12658,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &SMART_ME_DEVICE_CONFIGURATION_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                SmartMeDeviceConfigurationGetPath,
-                runtime::NoParameters,
-                _,
-            >(&SMART_ME_DEVICE_CONFIGURATION_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::smart_me_device_configuration_get(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &SMART_ME_DEVICE_CONFIGURATION_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    SmartMeDeviceConfigurationGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SMART_ME_DEVICE_CONFIGURATION_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::smart_me_device_configuration_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&SMART_ME_DEVICE_CONFIGURATION_GET, reply),
@@ -12628,20 +12698,25 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SubUserPost>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body
-                .decode::<types::SubUserData>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::sub_user_post(handlers, body).await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body
+                    .decode::<types::SubUserData>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::sub_user_post(handlers, body)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SUB_USER_POST, reply))
     }
@@ -12651,30 +12726,32 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SubUserGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &SUB_USER_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                SubUserGetPath,
-                runtime::NoParameters,
-                _,
-            >(&SUB_USER_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::sub_user_get(handlers, path.id).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &SUB_USER_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    SubUserGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&SUB_USER_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::sub_user_get(handlers, path.id)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SUB_USER_GET, reply))
     }
@@ -12684,22 +12761,23 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<SubUserDelete>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                SubUserDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&SUB_USER_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::sub_user_delete(handlers, path.id)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SubUserDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SUB_USER_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::sub_user_delete(handlers, path.id)
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&SUB_USER_DELETE, reply))
     }
@@ -12708,17 +12786,21 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UserGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(&USER_GET, rqctx.request.headers()) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::user_get(handlers).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &USER_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::user_get(handlers).await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&USER_GET, reply))
     }
@@ -12728,30 +12810,32 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<ValuesGet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VALUES_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                ValuesGetPath,
-                runtime::NoParameters,
-                _,
-            >(&VALUES_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::values_get(handlers, path.id).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VALUES_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    ValuesGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VALUES_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::values_get(handlers, path.id)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VALUES_GET, reply))
     }
@@ -12764,35 +12848,36 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VALUES_IN_PAST_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                ValuesInPastGetPath,
-                ValuesInPastGetParams,
-                _,
-            >(&VALUES_IN_PAST_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::values_in_past_get(
-                    handlers,
-                    path.id,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VALUES_IN_PAST_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    ValuesInPastGetPath,
+                    ValuesInPastGetParams,
+                    _,
+                >(&VALUES_IN_PAST_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::values_in_past_get(
+                        handlers,
+                        path.id,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VALUES_IN_PAST_GET, reply))
     }
@@ -12805,35 +12890,36 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VALUES_IN_PAST_MULTIPLE_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                ValuesInPastMultipleGetPath,
-                ValuesInPastMultipleGetParams,
-                _,
-            >(&VALUES_IN_PAST_MULTIPLE_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::values_in_past_multiple_get(
-                    handlers,
-                    path.id,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VALUES_IN_PAST_MULTIPLE_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    ValuesInPastMultipleGetPath,
+                    ValuesInPastMultipleGetParams,
+                    _,
+                >(&VALUES_IN_PAST_MULTIPLE_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::values_in_past_multiple_get(
+                        handlers,
+                        path.id,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VALUES_IN_PAST_MULTIPLE_GET, reply))
     }
@@ -12845,23 +12931,24 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VIRTUAL_BILLING_METER_ACTIVE_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::virtual_billing_meter_active_get(
-                    handlers,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VIRTUAL_BILLING_METER_ACTIVE_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::virtual_billing_meter_active_get(
+                        handlers,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&VIRTUAL_BILLING_METER_ACTIVE_GET, reply),
@@ -12876,33 +12963,37 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VIRTUAL_BILLING_METER_ACTIVE_POST,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VMeterToActivate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::virtual_billing_meter_active_post(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VIRTUAL_BILLING_METER_ACTIVE_POST,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VMeterToActivate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::virtual_billing_meter_active_post(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&VIRTUAL_BILLING_METER_ACTIVE_POST, reply),
@@ -12917,33 +13008,37 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VIRTUAL_BILLING_METER_DEACTIVATE_POST,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::VMeterToDeactivate>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::virtual_billing_meter_deactivate_post(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VIRTUAL_BILLING_METER_DEACTIVATE_POST,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::VMeterToDeactivate>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::virtual_billing_meter_deactivate_post(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&VIRTUAL_BILLING_METER_DEACTIVATE_POST, reply),
@@ -12957,21 +13052,24 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VIRTUAL_BILLING_METERS_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::virtual_billing_meters_get(handlers)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VIRTUAL_BILLING_METERS_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::virtual_billing_meters_get(
+                        handlers,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VIRTUAL_BILLING_METERS_GET, reply))
     }
@@ -12984,34 +13082,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VIRTUAL_METER_CALCULATE_FORMULA_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                VirtualMeterCalculateFormulaGetParams,
-                _,
-            >(&VIRTUAL_METER_CALCULATE_FORMULA_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::virtual_meter_calculate_formula_get(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VIRTUAL_METER_CALCULATE_FORMULA_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    VirtualMeterCalculateFormulaGetParams,
+                    _,
+                >(&VIRTUAL_METER_CALCULATE_FORMULA_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::virtual_meter_calculate_formula_get(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&VIRTUAL_METER_CALCULATE_FORMULA_GET, reply),
@@ -13025,20 +13124,22 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VIRTUAL_TARIFF_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::virtual_tariff_get(handlers).await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VIRTUAL_TARIFF_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::virtual_tariff_get(handlers)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&VIRTUAL_TARIFF_GET, reply))
     }
@@ -13051,34 +13152,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &GET_API_VIRTUAL_TARIFF_BY_ID,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetApiVirtualTariffByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_API_VIRTUAL_TARIFF_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::get_api_virtual_tariff_by_id(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &GET_API_VIRTUAL_TARIFF_BY_ID,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetApiVirtualTariffByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_API_VIRTUAL_TARIFF_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::get_api_virtual_tariff_by_id(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_API_VIRTUAL_TARIFF_BY_ID, reply))
     }
@@ -13091,34 +13193,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VIRTUAL_TARIFF_CONSUMPTION_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                VirtualTariffConsumptionGetParams,
-                _,
-            >(&VIRTUAL_TARIFF_CONSUMPTION_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::virtual_tariff_consumption_get(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VIRTUAL_TARIFF_CONSUMPTION_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    VirtualTariffConsumptionGetParams,
+                    _,
+                >(&VIRTUAL_TARIFF_CONSUMPTION_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::virtual_tariff_consumption_get(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&VIRTUAL_TARIFF_CONSUMPTION_GET, reply),
@@ -13133,34 +13236,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &VIRTUAL_TARIFFS_FOR_PROPERTY_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                VirtualTariffsForPropertyGetPath,
-                runtime::NoParameters,
-                _,
-            >(&VIRTUAL_TARIFFS_FOR_PROPERTY_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::virtual_tariffs_for_property_get(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &VIRTUAL_TARIFFS_FOR_PROPERTY_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    VirtualTariffsForPropertyGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&VIRTUAL_TARIFFS_FOR_PROPERTY_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::virtual_tariffs_for_property_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&VIRTUAL_TARIFFS_FOR_PROPERTY_GET, reply),
@@ -13175,22 +13279,26 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                FolderAssignPostParams,
-                _,
-            >(&FOLDER_ASSIGN_POST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::folder_assign_post(handlers, params)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    FolderAssignPostParams,
+                    _,
+                >(&FOLDER_ASSIGN_POST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::folder_assign_post(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FOLDER_ASSIGN_POST, reply))
     }
@@ -13203,31 +13311,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &FOLDER_SETTINGS_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                FolderSettingsGetPath,
-                runtime::NoParameters,
-                _,
-            >(&FOLDER_SETTINGS_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::folder_settings_get(handlers, path.id)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &FOLDER_SETTINGS_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    FolderSettingsGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&FOLDER_SETTINGS_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::folder_settings_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FOLDER_SETTINGS_GET, reply))
     }
@@ -13241,44 +13353,48 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &FOLDER_SETTINGS_POST,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                FolderSettingsPostPath,
-                runtime::NoParameters,
-                _,
-            >(&FOLDER_SETTINGS_POST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body
-                .decode::<types::FolderSettings>()
-                .and_then(runtime::required)
-            {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::folder_settings_post(
-                    handlers,
-                    path.id,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &FOLDER_SETTINGS_POST,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    FolderSettingsPostPath,
+                    runtime::NoParameters,
+                    _,
+                >(&FOLDER_SETTINGS_POST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::FolderSettings>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::folder_settings_post(
+                        handlers,
+                        path.id,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FOLDER_SETTINGS_POST, reply))
     }
@@ -13291,25 +13407,26 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                FolderSettingsDeletePath,
-                runtime::NoParameters,
-                _,
-            >(&FOLDER_SETTINGS_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::folder_settings_delete(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    FolderSettingsDeletePath,
+                    runtime::NoParameters,
+                    _,
+                >(&FOLDER_SETTINGS_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::folder_settings_delete(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FOLDER_SETTINGS_DELETE, reply))
     }
@@ -13322,25 +13439,26 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                UserToFolderAssignPostParams,
-                _,
-            >(&USER_TO_FOLDER_ASSIGN_POST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::user_to_folder_assign_post(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    UserToFolderAssignPostParams,
+                    _,
+                >(&USER_TO_FOLDER_ASSIGN_POST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::user_to_folder_assign_post(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&USER_TO_FOLDER_ASSIGN_POST, reply))
     }
@@ -13353,25 +13471,26 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                UserToFolderAssignDeleteParams,
-                _,
-            >(&USER_TO_FOLDER_ASSIGN_DELETE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::user_to_folder_assign_delete(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    UserToFolderAssignDeleteParams,
+                    _,
+                >(&USER_TO_FOLDER_ASSIGN_DELETE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::user_to_folder_assign_delete(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&USER_TO_FOLDER_ASSIGN_DELETE, reply))
     }
@@ -13381,31 +13500,32 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<OAuthAuthorize>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &O_AUTH_AUTHORIZE,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                OAuthAuthorizeParams,
-                _,
-            >(&O_AUTH_AUTHORIZE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::o_auth_authorize(handlers, params)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &O_AUTH_AUTHORIZE,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    OAuthAuthorizeParams,
+                    _,
+                >(&O_AUTH_AUTHORIZE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::o_auth_authorize(handlers, params)
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&O_AUTH_AUTHORIZE, reply))
     }
@@ -13418,34 +13538,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &POST_API_OAUTH_AUTHORIZE,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PostApiOauthAuthorizeParams,
-                _,
-            >(&POST_API_OAUTH_AUTHORIZE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::post_api_oauth_authorize(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &POST_API_OAUTH_AUTHORIZE,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PostApiOauthAuthorizeParams,
+                    _,
+                >(&POST_API_OAUTH_AUTHORIZE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::post_api_oauth_authorize(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_API_OAUTH_AUTHORIZE, reply))
     }
@@ -13458,31 +13579,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PICO_CHARGING_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PicoChargingGetPath,
-                runtime::NoParameters,
-                _,
-            >(&PICO_CHARGING_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::pico_charging_get(handlers, path.id)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PICO_CHARGING_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PicoChargingGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PICO_CHARGING_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::pico_charging_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PICO_CHARGING_GET, reply))
     }
@@ -13495,34 +13620,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PICO_CHARGING_HISTORY_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PicoChargingHistoryGetPath,
-                runtime::NoParameters,
-                _,
-            >(&PICO_CHARGING_HISTORY_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::pico_charging_history_get(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PICO_CHARGING_HISTORY_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PicoChargingHistoryGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PICO_CHARGING_HISTORY_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::pico_charging_history_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PICO_CHARGING_HISTORY_GET, reply))
     }
@@ -13534,23 +13660,24 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &GET_API_PICO_LOADMANAGEMENTGROUP,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::get_api_pico_loadmanagementgroup(
-                    handlers,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &GET_API_PICO_LOADMANAGEMENTGROUP,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::get_api_pico_loadmanagementgroup(
+                        handlers,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_API_PICO_LOADMANAGEMENTGROUP, reply),
@@ -13565,34 +13692,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PICO_LOADMANAGEMENT_GROUP_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PicoLoadmanagementGroupGetPath,
-                runtime::NoParameters,
-                _,
-            >(&PICO_LOADMANAGEMENT_GROUP_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::pico_loadmanagement_group_get(
-                    handlers,
-                    path.id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PICO_LOADMANAGEMENT_GROUP_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PicoLoadmanagementGroupGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PICO_LOADMANAGEMENT_GROUP_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::pico_loadmanagement_group_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PICO_LOADMANAGEMENT_GROUP_GET, reply),
@@ -13607,31 +13735,35 @@ impl<H: SmartMeHandlers> SmartMeApi for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PICO_SETTINGS_GET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                PicoSettingsGetPath,
-                runtime::NoParameters,
-                _,
-            >(&PICO_SETTINGS_GET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::pico_settings_get(handlers, path.id)
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PICO_SETTINGS_GET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    PicoSettingsGetPath,
+                    runtime::NoParameters,
+                    _,
+                >(&PICO_SETTINGS_GET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::pico_settings_get(
+                        handlers,
+                        path.id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PICO_SETTINGS_GET, reply))
     }
@@ -13660,35 +13792,36 @@ impl<H: SmartMeHandlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                PicoLoadmanagementSetDynamicCurrentPostPath,
-                PicoLoadmanagementSetDynamicCurrentPostParams,
-                _,
-            >(&PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SmartMeHandlers>::pico_loadmanagement_set_dynamic_current_post(
-                    handlers,
-                    path.serial,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    PicoLoadmanagementSetDynamicCurrentPostPath,
+                    PicoLoadmanagementSetDynamicCurrentPostParams,
+                    _,
+                >(&PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SmartMeHandlers>::pico_loadmanagement_set_dynamic_current_post(
+                        handlers,
+                        path.serial,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST, reply),

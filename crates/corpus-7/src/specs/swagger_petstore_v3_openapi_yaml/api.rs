@@ -3457,41 +3457,48 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UpdatePet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_PET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let accepted = match runtime::negotiate(
-                &UPDATE_PET,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body.decode::<types::Pet>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_pet(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_PET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let accepted = match runtime::negotiate(
+                    &UPDATE_PET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body.decode::<types::Pet>().and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_pet(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_PET, reply))
     }
@@ -3501,38 +3508,48 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<AddPet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    ADD_PET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let accepted = match runtime::negotiate(&ADD_PET, rqctx.request.headers()) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body.decode::<types::Pet>().and_then(runtime::required) {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::add_pet(
-                    handlers,
-                    &caller,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        ADD_PET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let accepted = match runtime::negotiate(
+                    &ADD_PET,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body.decode::<types::Pet>().and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::add_pet(
+                        handlers,
+                        &caller,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&ADD_PET, reply))
     }
@@ -3542,45 +3559,48 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetPetById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_PET_BY_ID.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let accepted = match runtime::negotiate(
-                &GET_PET_BY_ID,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetPetByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_PET_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_pet_by_id(
-                    handlers,
-                    &caller,
-                    path.pet_id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_PET_BY_ID.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let accepted = match runtime::negotiate(
+                    &GET_PET_BY_ID,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetPetByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_PET_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_pet_by_id(
+                        handlers,
+                        &caller,
+                        path.pet_id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PET_BY_ID, reply))
     }
@@ -3593,46 +3613,49 @@ for StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPDATE_PET_WITH_FORM.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let accepted = match runtime::negotiate(
-                &UPDATE_PET_WITH_FORM,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, params) = match runtime::read_parameters::<
-                UpdatePetWithFormPath,
-                UpdatePetWithFormParams,
-                _,
-            >(&UPDATE_PET_WITH_FORM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_pet_with_form(
-                    handlers,
-                    &caller,
-                    path.pet_id,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPDATE_PET_WITH_FORM.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let accepted = match runtime::negotiate(
+                    &UPDATE_PET_WITH_FORM,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    UpdatePetWithFormPath,
+                    UpdatePetWithFormParams,
+                    _,
+                >(&UPDATE_PET_WITH_FORM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_pet_with_form(
+                        handlers,
+                        &caller,
+                        path.pet_id,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_PET_WITH_FORM, reply))
     }
@@ -3642,37 +3665,40 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DeletePet>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    DELETE_PET.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                DeletePetPath,
-                DeletePetParams,
-                _,
-            >(&DELETE_PET, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_pet(
-                    handlers,
-                    &caller,
-                    path.pet_id,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        DELETE_PET.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    DeletePetPath,
+                    DeletePetParams,
+                    _,
+                >(&DELETE_PET, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_pet(
+                        handlers,
+                        &caller,
+                        path.pet_id,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_PET, reply))
     }
@@ -3683,44 +3709,50 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UploadFile>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    UPLOAD_FILE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                UploadFilePath,
-                UploadFileParams,
-                _,
-            >(&UPLOAD_FILE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.bytes() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::upload_file(
-                    handlers,
-                    &caller,
-                    path.pet_id,
-                    params,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        UPLOAD_FILE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    UploadFilePath,
+                    UploadFileParams,
+                    _,
+                >(&UPLOAD_FILE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.bytes() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::upload_file(
+                        handlers,
+                        &caller,
+                        path.pet_id,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPLOAD_FILE, reply))
     }
@@ -3729,25 +3761,28 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetInventory>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_INVENTORY.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_inventory(
-                    handlers,
-                    &caller,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_INVENTORY.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_inventory(
+                        handlers,
+                        &caller,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_INVENTORY, reply))
     }
@@ -3757,21 +3792,25 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<PlaceOrder>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let body = match body.decode::<types::Order>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::place_order(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::Order>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::place_order(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&PLACE_ORDER, reply))
     }
@@ -3781,34 +3820,35 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetOrderById>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &GET_ORDER_BY_ID,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetOrderByIdPath,
-                runtime::NoParameters,
-                _,
-            >(&GET_ORDER_BY_ID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_order_by_id(
-                    handlers,
-                    path.order_id,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &GET_ORDER_BY_ID,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetOrderByIdPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_ORDER_BY_ID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_order_by_id(
+                        handlers,
+                        path.order_id,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_ORDER_BY_ID, reply))
     }
@@ -3818,25 +3858,26 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DeleteOrder>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteOrderPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_ORDER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_order(
-                    handlers,
-                    path.order_id,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteOrderPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_ORDER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_order(
+                        handlers,
+                        path.order_id,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_ORDER, reply))
     }
@@ -3846,30 +3887,34 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<CreateUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &CREATE_USER,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body.decode::<types::User>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::create_user(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &CREATE_USER,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body.decode::<types::User>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::create_user(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_USER, reply))
     }
@@ -3879,34 +3924,35 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetUserByName>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &GET_USER_BY_NAME,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (path, _) = match runtime::read_parameters::<
-                GetUserByNamePath,
-                runtime::NoParameters,
-                _,
-            >(&GET_USER_BY_NAME, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_user_by_name(
-                    handlers,
-                    path.username,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &GET_USER_BY_NAME,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (path, _) = match runtime::read_parameters::<
+                    GetUserByNamePath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_USER_BY_NAME, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::get_user_by_name(
+                        handlers,
+                        path.username,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_USER_BY_NAME, reply))
     }
@@ -3917,32 +3963,36 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<UpdateUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                UpdateUserPath,
-                runtime::NoParameters,
-                _,
-            >(&UPDATE_USER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            let body = match body.decode::<types::User>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_user(
-                    handlers,
-                    path.username,
-                    body,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    UpdateUserPath,
+                    runtime::NoParameters,
+                    _,
+                >(&UPDATE_USER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.decode::<types::User>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::update_user(
+                        handlers,
+                        path.username,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&UPDATE_USER, reply))
     }
@@ -3952,25 +4002,26 @@ for StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<DeleteUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (path, _) = match runtime::read_parameters::<
-                DeleteUserPath,
-                runtime::NoParameters,
-                _,
-            >(&DELETE_USER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_user(
-                    handlers,
-                    path.username,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    DeleteUserPath,
+                    runtime::NoParameters,
+                    _,
+                >(&DELETE_USER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::delete_user(
+                        handlers,
+                        path.username,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&DELETE_USER, reply))
     }
@@ -3999,45 +4050,48 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    FIND_PETS_BY_STATUS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let accepted = match runtime::negotiate(
-                &FIND_PETS_BY_STATUS,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                FindPetsByStatusParams,
-                _,
-            >(&FIND_PETS_BY_STATUS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::find_pets_by_status(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        FIND_PETS_BY_STATUS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let accepted = match runtime::negotiate(
+                    &FIND_PETS_BY_STATUS,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    FindPetsByStatusParams,
+                    _,
+                >(&FIND_PETS_BY_STATUS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::find_pets_by_status(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FIND_PETS_BY_STATUS, reply))
     }
@@ -4047,45 +4101,48 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<FindPetsByTags>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    FIND_PETS_BY_TAGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let accepted = match runtime::negotiate(
-                &FIND_PETS_BY_TAGS,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                FindPetsByTagsParams,
-                _,
-            >(&FIND_PETS_BY_TAGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::find_pets_by_tags(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        FIND_PETS_BY_TAGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let accepted = match runtime::negotiate(
+                    &FIND_PETS_BY_TAGS,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    FindPetsByTagsParams,
+                    _,
+                >(&FIND_PETS_BY_TAGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::find_pets_by_tags(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&FIND_PETS_BY_TAGS, reply))
     }
@@ -4098,30 +4155,34 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &CREATE_USERS_WITH_LIST_INPUT,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let body = match body.decode::<::std::vec::Vec<types::User>>() {
-                ::std::result::Result::Ok(body) => body,
-                ::std::result::Result::Err(rejection) => {
-                    return runtime::Reply::problem(rejection.status, rejection.problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::create_users_with_list_input(
-                    handlers,
-                    body,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &CREATE_USERS_WITH_LIST_INPUT,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let body = match body.decode::<::std::vec::Vec<types::User>>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::create_users_with_list_input(
+                        handlers,
+                        body,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&CREATE_USERS_WITH_LIST_INPUT, reply))
     }
@@ -4131,34 +4192,35 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<LoginUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let accepted = match runtime::negotiate(
-                &LOGIN_USER,
-                rqctx.request.headers(),
-            ) {
-                ::std::result::Result::Ok(accepted) => accepted,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(406, problem);
-                }
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                LoginUserParams,
-                _,
-            >(&LOGIN_USER, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::login_user(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http(&accepted)
-        }
+        let reply = answering
+            .within(async {
+                let accepted = match runtime::negotiate(
+                    &LOGIN_USER,
+                    rqctx.request.headers(),
+                ) {
+                    ::std::result::Result::Ok(accepted) => accepted,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(406, problem);
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    LoginUserParams,
+                    _,
+                >(&LOGIN_USER, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::login_user(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http(&accepted)
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGIN_USER, reply))
     }
@@ -4167,12 +4229,15 @@ impl<H: SwaggerPetstoreOpenApi30Handlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<LogoutUser>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            #[allow(deprecated)]
-            let response = <H as SwaggerPetstoreOpenApi30Handlers>::logout_user(handlers)
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as SwaggerPetstoreOpenApi30Handlers>::logout_user(
+                        handlers,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&LOGOUT_USER, reply))
     }

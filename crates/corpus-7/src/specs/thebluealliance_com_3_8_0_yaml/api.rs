@@ -18158,37 +18158,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DISTRICT_EVENTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDistrictEventsPath,
-                GetDistrictEventsParams,
-                _,
-            >(&GET_DISTRICT_EVENTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events(
-                    handlers,
-                    &caller,
-                    path.district_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DISTRICT_EVENTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDistrictEventsPath,
+                    GetDistrictEventsParams,
+                    _,
+                >(&GET_DISTRICT_EVENTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events(
+                        handlers,
+                        &caller,
+                        path.district_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS, reply))
     }
@@ -18201,37 +18204,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DISTRICT_EVENTS_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDistrictEventsKeysPath,
-                GetDistrictEventsKeysParams,
-                _,
-            >(&GET_DISTRICT_EVENTS_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events_keys(
-                    handlers,
-                    &caller,
-                    path.district_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DISTRICT_EVENTS_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDistrictEventsKeysPath,
+                    GetDistrictEventsKeysParams,
+                    _,
+                >(&GET_DISTRICT_EVENTS_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events_keys(
+                        handlers,
+                        &caller,
+                        path.district_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS_KEYS, reply))
     }
@@ -18244,37 +18250,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DISTRICT_EVENTS_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDistrictEventsSimplePath,
-                GetDistrictEventsSimpleParams,
-                _,
-            >(&GET_DISTRICT_EVENTS_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events_simple(
-                    handlers,
-                    &caller,
-                    path.district_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DISTRICT_EVENTS_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDistrictEventsSimplePath,
+                    GetDistrictEventsSimpleParams,
+                    _,
+                >(&GET_DISTRICT_EVENTS_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_events_simple(
+                        handlers,
+                        &caller,
+                        path.district_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_EVENTS_SIMPLE, reply))
     }
@@ -18287,37 +18296,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DISTRICT_RANKINGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDistrictRankingsPath,
-                GetDistrictRankingsParams,
-                _,
-            >(&GET_DISTRICT_RANKINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_district_rankings(
-                    handlers,
-                    &caller,
-                    path.district_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DISTRICT_RANKINGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDistrictRankingsPath,
+                    GetDistrictRankingsParams,
+                    _,
+                >(&GET_DISTRICT_RANKINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_rankings(
+                        handlers,
+                        &caller,
+                        path.district_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_RANKINGS, reply))
     }
@@ -18330,37 +18342,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DISTRICT_TEAMS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDistrictTeamsPath,
-                GetDistrictTeamsParams,
-                _,
-            >(&GET_DISTRICT_TEAMS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams(
-                    handlers,
-                    &caller,
-                    path.district_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DISTRICT_TEAMS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDistrictTeamsPath,
+                    GetDistrictTeamsParams,
+                    _,
+                >(&GET_DISTRICT_TEAMS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams(
+                        handlers,
+                        &caller,
+                        path.district_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS, reply))
     }
@@ -18373,37 +18388,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DISTRICT_TEAMS_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDistrictTeamsKeysPath,
-                GetDistrictTeamsKeysParams,
-                _,
-            >(&GET_DISTRICT_TEAMS_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams_keys(
-                    handlers,
-                    &caller,
-                    path.district_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DISTRICT_TEAMS_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDistrictTeamsKeysPath,
+                    GetDistrictTeamsKeysParams,
+                    _,
+                >(&GET_DISTRICT_TEAMS_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams_keys(
+                        handlers,
+                        &caller,
+                        path.district_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS_KEYS, reply))
     }
@@ -18416,37 +18434,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DISTRICT_TEAMS_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDistrictTeamsSimplePath,
-                GetDistrictTeamsSimpleParams,
-                _,
-            >(&GET_DISTRICT_TEAMS_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams_simple(
-                    handlers,
-                    &caller,
-                    path.district_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DISTRICT_TEAMS_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDistrictTeamsSimplePath,
+                    GetDistrictTeamsSimpleParams,
+                    _,
+                >(&GET_DISTRICT_TEAMS_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_district_teams_simple(
+                        handlers,
+                        &caller,
+                        path.district_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DISTRICT_TEAMS_SIMPLE, reply))
     }
@@ -18459,37 +18480,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_DISTRICTS_BY_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetDistrictsByYearPath,
-                GetDistrictsByYearParams,
-                _,
-            >(&GET_DISTRICTS_BY_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_districts_by_year(
-                    handlers,
-                    &caller,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_DISTRICTS_BY_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetDistrictsByYearPath,
+                    GetDistrictsByYearParams,
+                    _,
+                >(&GET_DISTRICTS_BY_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_districts_by_year(
+                        handlers,
+                        &caller,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_DISTRICTS_BY_YEAR, reply))
     }
@@ -18499,37 +18523,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetEvent>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventPath,
-                GetEventParams,
-                _,
-            >(&GET_EVENT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventPath,
+                    GetEventParams,
+                    _,
+                >(&GET_EVENT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT, reply))
     }
@@ -18542,37 +18569,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_ALLIANCES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventAlliancesPath,
-                GetEventAlliancesParams,
-                _,
-            >(&GET_EVENT_ALLIANCES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_alliances(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_ALLIANCES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventAlliancesPath,
+                    GetEventAlliancesParams,
+                    _,
+                >(&GET_EVENT_ALLIANCES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_alliances(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_ALLIANCES, reply))
     }
@@ -18582,37 +18612,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetEventAwards>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_AWARDS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventAwardsPath,
-                GetEventAwardsParams,
-                _,
-            >(&GET_EVENT_AWARDS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_awards(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_AWARDS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventAwardsPath,
+                    GetEventAwardsParams,
+                    _,
+                >(&GET_EVENT_AWARDS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_awards(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_AWARDS, reply))
     }
@@ -18625,37 +18658,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_DISTRICT_POINTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventDistrictPointsPath,
-                GetEventDistrictPointsParams,
-                _,
-            >(&GET_EVENT_DISTRICT_POINTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_district_points(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_DISTRICT_POINTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventDistrictPointsPath,
+                    GetEventDistrictPointsParams,
+                    _,
+                >(&GET_EVENT_DISTRICT_POINTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_district_points(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_DISTRICT_POINTS, reply))
     }
@@ -18668,37 +18704,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_INSIGHTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventInsightsPath,
-                GetEventInsightsParams,
-                _,
-            >(&GET_EVENT_INSIGHTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_insights(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_INSIGHTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventInsightsPath,
+                    GetEventInsightsParams,
+                    _,
+                >(&GET_EVENT_INSIGHTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_insights(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_INSIGHTS, reply))
     }
@@ -18711,37 +18750,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_MATCHES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventMatchesPath,
-                GetEventMatchesParams,
-                _,
-            >(&GET_EVENT_MATCHES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_MATCHES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventMatchesPath,
+                    GetEventMatchesParams,
+                    _,
+                >(&GET_EVENT_MATCHES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES, reply))
     }
@@ -18754,37 +18796,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_MATCHES_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventMatchesKeysPath,
-                GetEventMatchesKeysParams,
-                _,
-            >(&GET_EVENT_MATCHES_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches_keys(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_MATCHES_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventMatchesKeysPath,
+                    GetEventMatchesKeysParams,
+                    _,
+                >(&GET_EVENT_MATCHES_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches_keys(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES_KEYS, reply))
     }
@@ -18797,37 +18842,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_MATCHES_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventMatchesSimplePath,
-                GetEventMatchesSimpleParams,
-                _,
-            >(&GET_EVENT_MATCHES_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches_simple(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_MATCHES_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventMatchesSimplePath,
+                    GetEventMatchesSimpleParams,
+                    _,
+                >(&GET_EVENT_MATCHES_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_matches_simple(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCHES_SIMPLE, reply))
     }
@@ -18840,37 +18888,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_MATCH_TIMESERIES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventMatchTimeseriesPath,
-                GetEventMatchTimeseriesParams,
-                _,
-            >(&GET_EVENT_MATCH_TIMESERIES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_match_timeseries(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_MATCH_TIMESERIES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventMatchTimeseriesPath,
+                    GetEventMatchTimeseriesParams,
+                    _,
+                >(&GET_EVENT_MATCH_TIMESERIES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_match_timeseries(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_MATCH_TIMESERIES, reply))
     }
@@ -18880,37 +18931,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetEventOpRs>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_OP_RS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventOpRsPath,
-                GetEventOpRsParams,
-                _,
-            >(&GET_EVENT_OP_RS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_op_rs(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_OP_RS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventOpRsPath,
+                    GetEventOpRsParams,
+                    _,
+                >(&GET_EVENT_OP_RS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_op_rs(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_OP_RS, reply))
     }
@@ -18923,37 +18977,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_PREDICTIONS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventPredictionsPath,
-                GetEventPredictionsParams,
-                _,
-            >(&GET_EVENT_PREDICTIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_predictions(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_PREDICTIONS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventPredictionsPath,
+                    GetEventPredictionsParams,
+                    _,
+                >(&GET_EVENT_PREDICTIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_predictions(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_PREDICTIONS, reply))
     }
@@ -18966,37 +19023,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_RANKINGS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventRankingsPath,
-                GetEventRankingsParams,
-                _,
-            >(&GET_EVENT_RANKINGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_rankings(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_RANKINGS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventRankingsPath,
+                    GetEventRankingsParams,
+                    _,
+                >(&GET_EVENT_RANKINGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_rankings(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_RANKINGS, reply))
     }
@@ -19006,37 +19066,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetEventSimple>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventSimplePath,
-                GetEventSimpleParams,
-                _,
-            >(&GET_EVENT_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_simple(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventSimplePath,
+                    GetEventSimpleParams,
+                    _,
+                >(&GET_EVENT_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_simple(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_SIMPLE, reply))
     }
@@ -19046,37 +19109,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetEventTeams>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_TEAMS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventTeamsPath,
-                GetEventTeamsParams,
-                _,
-            >(&GET_EVENT_TEAMS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_TEAMS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventTeamsPath,
+                    GetEventTeamsParams,
+                    _,
+                >(&GET_EVENT_TEAMS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS, reply))
     }
@@ -19089,37 +19155,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_TEAMS_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventTeamsKeysPath,
-                GetEventTeamsKeysParams,
-                _,
-            >(&GET_EVENT_TEAMS_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_keys(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_TEAMS_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventTeamsKeysPath,
+                    GetEventTeamsKeysParams,
+                    _,
+                >(&GET_EVENT_TEAMS_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_keys(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_KEYS, reply))
     }
@@ -19132,37 +19201,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_TEAMS_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventTeamsSimplePath,
-                GetEventTeamsSimpleParams,
-                _,
-            >(&GET_EVENT_TEAMS_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_simple(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_TEAMS_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventTeamsSimplePath,
+                    GetEventTeamsSimpleParams,
+                    _,
+                >(&GET_EVENT_TEAMS_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_simple(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_SIMPLE, reply))
     }
@@ -19175,37 +19247,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENT_TEAMS_STATUSES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventTeamsStatusesPath,
-                GetEventTeamsStatusesParams,
-                _,
-            >(&GET_EVENT_TEAMS_STATUSES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_statuses(
-                    handlers,
-                    &caller,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENT_TEAMS_STATUSES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventTeamsStatusesPath,
+                    GetEventTeamsStatusesParams,
+                    _,
+                >(&GET_EVENT_TEAMS_STATUSES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_event_teams_statuses(
+                        handlers,
+                        &caller,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENT_TEAMS_STATUSES, reply))
     }
@@ -19218,37 +19293,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENTS_BY_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventsByYearPath,
-                GetEventsByYearParams,
-                _,
-            >(&GET_EVENTS_BY_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year(
-                    handlers,
-                    &caller,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENTS_BY_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventsByYearPath,
+                    GetEventsByYearParams,
+                    _,
+                >(&GET_EVENTS_BY_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year(
+                        handlers,
+                        &caller,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR, reply))
     }
@@ -19261,37 +19339,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENTS_BY_YEAR_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventsByYearKeysPath,
-                GetEventsByYearKeysParams,
-                _,
-            >(&GET_EVENTS_BY_YEAR_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year_keys(
-                    handlers,
-                    &caller,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENTS_BY_YEAR_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventsByYearKeysPath,
+                    GetEventsByYearKeysParams,
+                    _,
+                >(&GET_EVENTS_BY_YEAR_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year_keys(
+                        handlers,
+                        &caller,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR_KEYS, reply))
     }
@@ -19304,37 +19385,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_EVENTS_BY_YEAR_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetEventsByYearSimplePath,
-                GetEventsByYearSimpleParams,
-                _,
-            >(&GET_EVENTS_BY_YEAR_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year_simple(
-                    handlers,
-                    &caller,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_EVENTS_BY_YEAR_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetEventsByYearSimplePath,
+                    GetEventsByYearSimpleParams,
+                    _,
+                >(&GET_EVENTS_BY_YEAR_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_events_by_year_simple(
+                        handlers,
+                        &caller,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_EVENTS_BY_YEAR_SIMPLE, reply))
     }
@@ -19344,37 +19428,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetMatch>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MATCH.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetMatchPath,
-                GetMatchParams,
-                _,
-            >(&GET_MATCH, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_match(
-                    handlers,
-                    &caller,
-                    path.match_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MATCH.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetMatchPath,
+                    GetMatchParams,
+                    _,
+                >(&GET_MATCH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_match(
+                        handlers,
+                        &caller,
+                        path.match_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MATCH, reply))
     }
@@ -19384,37 +19471,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetMatchSimple>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MATCH_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetMatchSimplePath,
-                GetMatchSimpleParams,
-                _,
-            >(&GET_MATCH_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_match_simple(
-                    handlers,
-                    &caller,
-                    path.match_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MATCH_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetMatchSimplePath,
+                    GetMatchSimpleParams,
+                    _,
+                >(&GET_MATCH_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_match_simple(
+                        handlers,
+                        &caller,
+                        path.match_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MATCH_SIMPLE, reply))
     }
@@ -19427,37 +19517,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MATCH_TIMESERIES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetMatchTimeseriesPath,
-                GetMatchTimeseriesParams,
-                _,
-            >(&GET_MATCH_TIMESERIES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_match_timeseries(
-                    handlers,
-                    &caller,
-                    path.match_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MATCH_TIMESERIES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetMatchTimeseriesPath,
+                    GetMatchTimeseriesParams,
+                    _,
+                >(&GET_MATCH_TIMESERIES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_match_timeseries(
+                        handlers,
+                        &caller,
+                        path.match_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MATCH_TIMESERIES, reply))
     }
@@ -19467,37 +19560,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetMatchZebra>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_MATCH_ZEBRA.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetMatchZebraPath,
-                GetMatchZebraParams,
-                _,
-            >(&GET_MATCH_ZEBRA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_match_zebra(
-                    handlers,
-                    &caller,
-                    path.match_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_MATCH_ZEBRA.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetMatchZebraPath,
+                    GetMatchZebraParams,
+                    _,
+                >(&GET_MATCH_ZEBRA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_match_zebra(
+                        handlers,
+                        &caller,
+                        path.match_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_MATCH_ZEBRA, reply))
     }
@@ -19507,36 +19603,39 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetStatus>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_STATUS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetStatusParams,
-                _,
-            >(&GET_STATUS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_status(
-                    handlers,
-                    &caller,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_STATUS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetStatusParams,
+                    _,
+                >(&GET_STATUS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_status(
+                        handlers,
+                        &caller,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_STATUS, reply))
     }
@@ -19546,37 +19645,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetTeam>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamPath,
-                GetTeamParams,
-                _,
-            >(&GET_TEAM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamPath,
+                    GetTeamParams,
+                    _,
+                >(&GET_TEAM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM, reply))
     }
@@ -19586,37 +19688,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetTeamAwards>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_AWARDS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamAwardsPath,
-                GetTeamAwardsParams,
-                _,
-            >(&GET_TEAM_AWARDS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_awards(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_AWARDS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamAwardsPath,
+                    GetTeamAwardsParams,
+                    _,
+                >(&GET_TEAM_AWARDS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_awards(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_AWARDS, reply))
     }
@@ -19629,38 +19734,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_AWARDS_BY_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamAwardsByYearPath,
-                GetTeamAwardsByYearParams,
-                _,
-            >(&GET_TEAM_AWARDS_BY_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_awards_by_year(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_AWARDS_BY_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamAwardsByYearPath,
+                    GetTeamAwardsByYearParams,
+                    _,
+                >(&GET_TEAM_AWARDS_BY_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_awards_by_year(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_AWARDS_BY_YEAR, reply))
     }
@@ -19673,37 +19781,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_DISTRICTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamDistrictsPath,
-                GetTeamDistrictsParams,
-                _,
-            >(&GET_TEAM_DISTRICTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_districts(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_DISTRICTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamDistrictsPath,
+                    GetTeamDistrictsParams,
+                    _,
+                >(&GET_TEAM_DISTRICTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_districts(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_DISTRICTS, reply))
     }
@@ -19716,38 +19827,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENT_AWARDS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventAwardsPath,
-                GetTeamEventAwardsParams,
-                _,
-            >(&GET_TEAM_EVENT_AWARDS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_awards(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENT_AWARDS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventAwardsPath,
+                    GetTeamEventAwardsParams,
+                    _,
+                >(&GET_TEAM_EVENT_AWARDS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_awards(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_AWARDS, reply))
     }
@@ -19760,38 +19874,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENT_MATCHES.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventMatchesPath,
-                GetTeamEventMatchesParams,
-                _,
-            >(&GET_TEAM_EVENT_MATCHES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENT_MATCHES.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventMatchesPath,
+                    GetTeamEventMatchesParams,
+                    _,
+                >(&GET_TEAM_EVENT_MATCHES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_MATCHES, reply))
     }
@@ -19804,38 +19921,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENT_MATCHES_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventMatchesKeysPath,
-                GetTeamEventMatchesKeysParams,
-                _,
-            >(&GET_TEAM_EVENT_MATCHES_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches_keys(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENT_MATCHES_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventMatchesKeysPath,
+                    GetTeamEventMatchesKeysParams,
+                    _,
+                >(&GET_TEAM_EVENT_MATCHES_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches_keys(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_MATCHES_KEYS, reply))
     }
@@ -19848,38 +19968,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENT_MATCHES_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventMatchesSimplePath,
-                GetTeamEventMatchesSimpleParams,
-                _,
-            >(&GET_TEAM_EVENT_MATCHES_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches_simple(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENT_MATCHES_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventMatchesSimplePath,
+                    GetTeamEventMatchesSimpleParams,
+                    _,
+                >(&GET_TEAM_EVENT_MATCHES_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_matches_simple(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_TEAM_EVENT_MATCHES_SIMPLE, reply),
@@ -19894,38 +20017,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENT_STATUS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventStatusPath,
-                GetTeamEventStatusParams,
-                _,
-            >(&GET_TEAM_EVENT_STATUS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_status(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.event_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENT_STATUS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventStatusPath,
+                    GetTeamEventStatusParams,
+                    _,
+                >(&GET_TEAM_EVENT_STATUS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_event_status(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.event_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENT_STATUS, reply))
     }
@@ -19935,37 +20061,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetTeamEvents>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventsPath,
-                GetTeamEventsParams,
-                _,
-            >(&GET_TEAM_EVENTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventsPath,
+                    GetTeamEventsParams,
+                    _,
+                >(&GET_TEAM_EVENTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS, reply))
     }
@@ -19978,38 +20107,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENTS_BY_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventsByYearPath,
-                GetTeamEventsByYearParams,
-                _,
-            >(&GET_TEAM_EVENTS_BY_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENTS_BY_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventsByYearPath,
+                    GetTeamEventsByYearParams,
+                    _,
+                >(&GET_TEAM_EVENTS_BY_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_BY_YEAR, reply))
     }
@@ -20022,38 +20154,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENTS_BY_YEAR_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventsByYearKeysPath,
-                GetTeamEventsByYearKeysParams,
-                _,
-            >(&GET_TEAM_EVENTS_BY_YEAR_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year_keys(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENTS_BY_YEAR_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventsByYearKeysPath,
+                    GetTeamEventsByYearKeysParams,
+                    _,
+                >(&GET_TEAM_EVENTS_BY_YEAR_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year_keys(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_BY_YEAR_KEYS, reply))
     }
@@ -20066,38 +20201,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENTS_BY_YEAR_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventsByYearSimplePath,
-                GetTeamEventsByYearSimpleParams,
-                _,
-            >(&GET_TEAM_EVENTS_BY_YEAR_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year_simple(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENTS_BY_YEAR_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventsByYearSimplePath,
+                    GetTeamEventsByYearSimpleParams,
+                    _,
+                >(&GET_TEAM_EVENTS_BY_YEAR_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_by_year_simple(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_TEAM_EVENTS_BY_YEAR_SIMPLE, reply),
@@ -20112,38 +20250,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENTS_STATUSES_BY_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventsStatusesByYearPath,
-                GetTeamEventsStatusesByYearParams,
-                _,
-            >(&GET_TEAM_EVENTS_STATUSES_BY_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_statuses_by_year(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENTS_STATUSES_BY_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventsStatusesByYearPath,
+                    GetTeamEventsStatusesByYearParams,
+                    _,
+                >(&GET_TEAM_EVENTS_STATUSES_BY_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_statuses_by_year(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_TEAM_EVENTS_STATUSES_BY_YEAR, reply),
@@ -20158,38 +20299,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_MATCHES_BY_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamMatchesByYearPath,
-                GetTeamMatchesByYearParams,
-                _,
-            >(&GET_TEAM_MATCHES_BY_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_MATCHES_BY_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamMatchesByYearPath,
+                    GetTeamMatchesByYearParams,
+                    _,
+                >(&GET_TEAM_MATCHES_BY_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_MATCHES_BY_YEAR, reply))
     }
@@ -20202,38 +20346,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_MATCHES_BY_YEAR_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamMatchesByYearKeysPath,
-                GetTeamMatchesByYearKeysParams,
-                _,
-            >(&GET_TEAM_MATCHES_BY_YEAR_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year_keys(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_MATCHES_BY_YEAR_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamMatchesByYearKeysPath,
+                    GetTeamMatchesByYearKeysParams,
+                    _,
+                >(&GET_TEAM_MATCHES_BY_YEAR_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year_keys(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_TEAM_MATCHES_BY_YEAR_KEYS, reply),
@@ -20248,38 +20395,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_MATCHES_BY_YEAR_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamMatchesByYearSimplePath,
-                GetTeamMatchesByYearSimpleParams,
-                _,
-            >(&GET_TEAM_MATCHES_BY_YEAR_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year_simple(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_MATCHES_BY_YEAR_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamMatchesByYearSimplePath,
+                    GetTeamMatchesByYearSimpleParams,
+                    _,
+                >(&GET_TEAM_MATCHES_BY_YEAR_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_matches_by_year_simple(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_TEAM_MATCHES_BY_YEAR_SIMPLE, reply),
@@ -20294,38 +20444,41 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_MEDIA_BY_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamMediaByYearPath,
-                GetTeamMediaByYearParams,
-                _,
-            >(&GET_TEAM_MEDIA_BY_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_year(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_MEDIA_BY_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamMediaByYearPath,
+                    GetTeamMediaByYearParams,
+                    _,
+                >(&GET_TEAM_MEDIA_BY_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_year(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_YEAR, reply))
     }
@@ -20335,37 +20488,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetTeamRobots>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_ROBOTS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamRobotsPath,
-                GetTeamRobotsParams,
-                _,
-            >(&GET_TEAM_ROBOTS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_robots(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_ROBOTS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamRobotsPath,
+                    GetTeamRobotsParams,
+                    _,
+                >(&GET_TEAM_ROBOTS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_robots(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_ROBOTS, reply))
     }
@@ -20375,37 +20531,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetTeamSimple>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamSimplePath,
-                GetTeamSimpleParams,
-                _,
-            >(&GET_TEAM_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_simple(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamSimplePath,
+                    GetTeamSimpleParams,
+                    _,
+                >(&GET_TEAM_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_simple(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_SIMPLE, reply))
     }
@@ -20418,37 +20577,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_SOCIAL_MEDIA.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamSocialMediaPath,
-                GetTeamSocialMediaParams,
-                _,
-            >(&GET_TEAM_SOCIAL_MEDIA, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_social_media(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_SOCIAL_MEDIA.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamSocialMediaPath,
+                    GetTeamSocialMediaParams,
+                    _,
+                >(&GET_TEAM_SOCIAL_MEDIA, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_social_media(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_SOCIAL_MEDIA, reply))
     }
@@ -20461,37 +20623,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_YEARS_PARTICIPATED.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamYearsParticipatedPath,
-                GetTeamYearsParticipatedParams,
-                _,
-            >(&GET_TEAM_YEARS_PARTICIPATED, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_years_participated(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_YEARS_PARTICIPATED.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamYearsParticipatedPath,
+                    GetTeamYearsParticipatedParams,
+                    _,
+                >(&GET_TEAM_YEARS_PARTICIPATED, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_years_participated(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_YEARS_PARTICIPATED, reply))
     }
@@ -20501,37 +20666,40 @@ impl<H: TheBlueAllianceApiV3Handlers> TheBlueAllianceApiV3Api for StrictServer<H
     ) -> ::std::result::Result<runtime::Reply<GetTeams>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAMS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamsPath,
-                GetTeamsParams,
-                _,
-            >(&GET_TEAMS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_teams(
-                    handlers,
-                    &caller,
-                    path.page_num,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAMS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamsPath,
+                    GetTeamsParams,
+                    _,
+                >(&GET_TEAMS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams(
+                        handlers,
+                        &caller,
+                        path.page_num,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAMS, reply))
     }
@@ -20560,37 +20728,40 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENTS_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventsKeysPath,
-                GetTeamEventsKeysParams,
-                _,
-            >(&GET_TEAM_EVENTS_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_keys(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENTS_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventsKeysPath,
+                    GetTeamEventsKeysParams,
+                    _,
+                >(&GET_TEAM_EVENTS_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_keys(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_KEYS, reply))
     }
@@ -20603,37 +20774,40 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_EVENTS_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamEventsSimplePath,
-                GetTeamEventsSimpleParams,
-                _,
-            >(&GET_TEAM_EVENTS_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_simple(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_EVENTS_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamEventsSimplePath,
+                    GetTeamEventsSimpleParams,
+                    _,
+                >(&GET_TEAM_EVENTS_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_events_simple(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_EVENTS_SIMPLE, reply))
     }
@@ -20646,38 +20820,41 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_MEDIA_BY_TAG.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamMediaByTagPath,
-                GetTeamMediaByTagParams,
-                _,
-            >(&GET_TEAM_MEDIA_BY_TAG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_tag(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.media_tag,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_MEDIA_BY_TAG.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamMediaByTagPath,
+                    GetTeamMediaByTagParams,
+                    _,
+                >(&GET_TEAM_MEDIA_BY_TAG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_tag(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.media_tag,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_TAG, reply))
     }
@@ -20690,39 +20867,42 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAM_MEDIA_BY_TAG_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamMediaByTagYearPath,
-                GetTeamMediaByTagYearParams,
-                _,
-            >(&GET_TEAM_MEDIA_BY_TAG_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_tag_year(
-                    handlers,
-                    &caller,
-                    path.team_key,
-                    path.media_tag,
-                    path.year,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAM_MEDIA_BY_TAG_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamMediaByTagYearPath,
+                    GetTeamMediaByTagYearParams,
+                    _,
+                >(&GET_TEAM_MEDIA_BY_TAG_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_team_media_by_tag_year(
+                        handlers,
+                        &caller,
+                        path.team_key,
+                        path.media_tag,
+                        path.year,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAM_MEDIA_BY_TAG_YEAR, reply))
     }
@@ -20732,37 +20912,40 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetTeamsKeys>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAMS_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamsKeysPath,
-                GetTeamsKeysParams,
-                _,
-            >(&GET_TEAMS_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_keys(
-                    handlers,
-                    &caller,
-                    path.page_num,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAMS_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamsKeysPath,
+                    GetTeamsKeysParams,
+                    _,
+                >(&GET_TEAMS_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_keys(
+                        handlers,
+                        &caller,
+                        path.page_num,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAMS_KEYS, reply))
     }
@@ -20772,37 +20955,40 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetTeamsSimple>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAMS_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamsSimplePath,
-                GetTeamsSimpleParams,
-                _,
-            >(&GET_TEAMS_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_simple(
-                    handlers,
-                    &caller,
-                    path.page_num,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAMS_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamsSimplePath,
+                    GetTeamsSimpleParams,
+                    _,
+                >(&GET_TEAMS_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_simple(
+                        handlers,
+                        &caller,
+                        path.page_num,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAMS_SIMPLE, reply))
     }
@@ -20812,38 +20998,41 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     ) -> ::std::result::Result<runtime::Reply<GetTeamsByYear>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAMS_BY_YEAR.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamsByYearPath,
-                GetTeamsByYearParams,
-                _,
-            >(&GET_TEAMS_BY_YEAR, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year(
-                    handlers,
-                    &caller,
-                    path.year,
-                    path.page_num,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAMS_BY_YEAR.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamsByYearPath,
+                    GetTeamsByYearParams,
+                    _,
+                >(&GET_TEAMS_BY_YEAR, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year(
+                        handlers,
+                        &caller,
+                        path.year,
+                        path.page_num,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR, reply))
     }
@@ -20856,38 +21045,41 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAMS_BY_YEAR_KEYS.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamsByYearKeysPath,
-                GetTeamsByYearKeysParams,
-                _,
-            >(&GET_TEAMS_BY_YEAR_KEYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year_keys(
-                    handlers,
-                    &caller,
-                    path.year,
-                    path.page_num,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAMS_BY_YEAR_KEYS.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamsByYearKeysPath,
+                    GetTeamsByYearKeysParams,
+                    _,
+                >(&GET_TEAMS_BY_YEAR_KEYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year_keys(
+                        handlers,
+                        &caller,
+                        path.year,
+                        path.page_num,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR_KEYS, reply))
     }
@@ -20900,38 +21092,41 @@ impl<H: TheBlueAllianceApiV3Handlers> StrictServer<H> {
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let caller = match runtime::authenticate_with(
-                    handlers,
-                    &rqctx.request,
-                    GET_TEAMS_BY_YEAR_SIMPLE.security,
-                )
-                .await
-            {
-                ::std::result::Result::Ok(caller) => caller,
-                ::std::result::Result::Err(rejection) => return rejection.into_reply(),
-            };
-            let (path, params) = match runtime::read_parameters::<
-                GetTeamsByYearSimplePath,
-                GetTeamsByYearSimpleParams,
-                _,
-            >(&GET_TEAMS_BY_YEAR_SIMPLE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year_simple(
-                    handlers,
-                    &caller,
-                    path.year,
-                    path.page_num,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let caller = match runtime::authenticate_with(
+                        handlers,
+                        &rqctx.request,
+                        GET_TEAMS_BY_YEAR_SIMPLE.security,
+                    )
+                    .await
+                {
+                    ::std::result::Result::Ok(caller) => caller,
+                    ::std::result::Result::Err(rejection) => {
+                        return rejection.into_reply();
+                    }
+                };
+                let (path, params) = match runtime::read_parameters::<
+                    GetTeamsByYearSimplePath,
+                    GetTeamsByYearSimpleParams,
+                    _,
+                >(&GET_TEAMS_BY_YEAR_SIMPLE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as TheBlueAllianceApiV3Handlers>::get_teams_by_year_simple(
+                        handlers,
+                        &caller,
+                        path.year,
+                        path.page_num,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_TEAMS_BY_YEAR_SIMPLE, reply))
     }

@@ -6171,25 +6171,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                PostCreatePathwayParams,
-                _,
-            >(&POST_CREATE_PATHWAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::post_create_pathway(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    PostCreatePathwayParams,
+                    _,
+                >(&POST_CREATE_PATHWAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::post_create_pathway(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&POST_CREATE_PATHWAY, reply))
     }
@@ -6202,25 +6203,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetFindInteractionsParams,
-                _,
-            >(&GET_FIND_INTERACTIONS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_find_interactions(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetFindInteractionsParams,
+                    _,
+                >(&GET_FIND_INTERACTIONS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_find_interactions(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_FIND_INTERACTIONS, reply))
     }
@@ -6233,25 +6235,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetFindPathwaysByLiteratureParams,
-                _,
-            >(&GET_FIND_PATHWAYS_BY_LITERATURE, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_find_pathways_by_literature(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetFindPathwaysByLiteratureParams,
+                    _,
+                >(&GET_FIND_PATHWAYS_BY_LITERATURE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_find_pathways_by_literature(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_FIND_PATHWAYS_BY_LITERATURE, reply),
@@ -6266,25 +6269,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetFindPathwaysByTextParams,
-                _,
-            >(&GET_FIND_PATHWAYS_BY_TEXT, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_find_pathways_by_text(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetFindPathwaysByTextParams,
+                    _,
+                >(&GET_FIND_PATHWAYS_BY_TEXT, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_find_pathways_by_text(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_FIND_PATHWAYS_BY_TEXT, reply))
     }
@@ -6297,25 +6301,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetFindPathwaysByXrefParams,
-                _,
-            >(&GET_FIND_PATHWAYS_BY_XREF, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_find_pathways_by_xref(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetFindPathwaysByXrefParams,
+                    _,
+                >(&GET_FIND_PATHWAYS_BY_XREF, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_find_pathways_by_xref(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_FIND_PATHWAYS_BY_XREF, reply))
     }
@@ -6328,25 +6333,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetColoredPathwayParams,
-                _,
-            >(&GET_GET_COLORED_PATHWAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_colored_pathway(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetColoredPathwayParams,
+                    _,
+                >(&GET_GET_COLORED_PATHWAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_colored_pathway(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_COLORED_PATHWAY, reply))
     }
@@ -6359,25 +6365,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetCurationTagHistoryParams,
-                _,
-            >(&GET_GET_CURATION_TAG_HISTORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_curation_tag_history(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetCurationTagHistoryParams,
+                    _,
+                >(&GET_GET_CURATION_TAG_HISTORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_curation_tag_history(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_CURATION_TAG_HISTORY, reply))
     }
@@ -6390,25 +6397,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetCurationTagsParams,
-                _,
-            >(&GET_GET_CURATION_TAGS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_curation_tags(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetCurationTagsParams,
+                    _,
+                >(&GET_GET_CURATION_TAGS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_curation_tags(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_CURATION_TAGS, reply))
     }
@@ -6421,25 +6429,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetCurationTagsByNameParams,
-                _,
-            >(&GET_GET_CURATION_TAGS_BY_NAME, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_curation_tags_by_name(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetCurationTagsByNameParams,
+                    _,
+                >(&GET_GET_CURATION_TAGS_BY_NAME, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_curation_tags_by_name(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_GET_CURATION_TAGS_BY_NAME, reply),
@@ -6454,25 +6463,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetOntologyTermsByPathwayParams,
-                _,
-            >(&GET_GET_ONTOLOGY_TERMS_BY_PATHWAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_ontology_terms_by_pathway(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetOntologyTermsByPathwayParams,
+                    _,
+                >(&GET_GET_ONTOLOGY_TERMS_BY_PATHWAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_ontology_terms_by_pathway(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_GET_ONTOLOGY_TERMS_BY_PATHWAY, reply),
@@ -6484,25 +6494,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     ) -> ::std::result::Result<runtime::Reply<GetGetPathway>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetPathwayParams,
-                _,
-            >(&GET_GET_PATHWAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathway(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetPathwayParams,
+                    _,
+                >(&GET_GET_PATHWAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathway(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_PATHWAY, reply))
     }
@@ -6515,25 +6526,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetPathwayAsParams,
-                _,
-            >(&GET_GET_PATHWAY_AS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathway_as(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetPathwayAsParams,
+                    _,
+                >(&GET_GET_PATHWAY_AS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathway_as(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_PATHWAY_AS, reply))
     }
@@ -6546,25 +6558,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetPathwayHistoryParams,
-                _,
-            >(&GET_GET_PATHWAY_HISTORY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathway_history(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetPathwayHistoryParams,
+                    _,
+                >(&GET_GET_PATHWAY_HISTORY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathway_history(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_PATHWAY_HISTORY, reply))
     }
@@ -6577,25 +6590,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetPathwayInfoParams,
-                _,
-            >(&GET_GET_PATHWAY_INFO, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathway_info(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetPathwayInfoParams,
+                    _,
+                >(&GET_GET_PATHWAY_INFO, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathway_info(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_PATHWAY_INFO, reply))
     }
@@ -6608,25 +6622,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetPathwaysByOntologyTermParams,
-                _,
-            >(&GET_GET_PATHWAYS_BY_ONTOLOGY_TERM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathways_by_ontology_term(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetPathwaysByOntologyTermParams,
+                    _,
+                >(&GET_GET_PATHWAYS_BY_ONTOLOGY_TERM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathways_by_ontology_term(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_GET_PATHWAYS_BY_ONTOLOGY_TERM, reply),
@@ -6641,25 +6656,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetPathwaysByParentOntologyTermParams,
-                _,
-            >(&GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathways_by_parent_ontology_term(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetPathwaysByParentOntologyTermParams,
+                    _,
+                >(&GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_pathways_by_parent_ontology_term(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(
             answering.finish(&GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM, reply),
@@ -6674,25 +6690,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetRecentChangesParams,
-                _,
-            >(&GET_GET_RECENT_CHANGES, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_recent_changes(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetRecentChangesParams,
+                    _,
+                >(&GET_GET_RECENT_CHANGES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_recent_changes(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_RECENT_CHANGES, reply))
     }
@@ -6705,25 +6722,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetUserByOrcidParams,
-                _,
-            >(&GET_GET_USER_BY_ORCID, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_user_by_orcid(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetUserByOrcidParams,
+                    _,
+                >(&GET_GET_USER_BY_ORCID, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_user_by_orcid(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_USER_BY_ORCID, reply))
     }
@@ -6733,25 +6751,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     ) -> ::std::result::Result<runtime::Reply<GetGetXrefList>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetGetXrefListParams,
-                _,
-            >(&GET_GET_XREF_LIST, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_get_xref_list(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetGetXrefListParams,
+                    _,
+                >(&GET_GET_XREF_LIST, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_get_xref_list(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_GET_XREF_LIST, reply))
     }
@@ -6764,25 +6783,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetListOrganismsParams,
-                _,
-            >(&GET_LIST_ORGANISMS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_list_organisms(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetListOrganismsParams,
+                    _,
+                >(&GET_LIST_ORGANISMS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_list_organisms(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LIST_ORGANISMS, reply))
     }
@@ -6795,25 +6815,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetListPathwaysParams,
-                _,
-            >(&GET_LIST_PATHWAYS, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_list_pathways(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetListPathwaysParams,
+                    _,
+                >(&GET_LIST_PATHWAYS, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_list_pathways(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LIST_PATHWAYS, reply))
     }
@@ -6823,25 +6844,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     ) -> ::std::result::Result<runtime::Reply<GetLogin>, runtime::ProblemDetails> {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetLoginParams,
-                _,
-            >(&GET_LOGIN, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_login(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetLoginParams,
+                    _,
+                >(&GET_LOGIN, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_login(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_LOGIN, reply))
     }
@@ -6854,25 +6876,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetRemoveCurationTagParams,
-                _,
-            >(&GET_REMOVE_CURATION_TAG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_remove_curation_tag(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetRemoveCurationTagParams,
+                    _,
+                >(&GET_REMOVE_CURATION_TAG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_remove_curation_tag(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_REMOVE_CURATION_TAG, reply))
     }
@@ -6885,25 +6908,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetRemoveOntologyTagParams,
-                _,
-            >(&GET_REMOVE_ONTOLOGY_TAG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_remove_ontology_tag(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetRemoveOntologyTagParams,
+                    _,
+                >(&GET_REMOVE_ONTOLOGY_TAG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_remove_ontology_tag(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_REMOVE_ONTOLOGY_TAG, reply))
     }
@@ -6916,25 +6940,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetSaveCurationTagParams,
-                _,
-            >(&GET_SAVE_CURATION_TAG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_save_curation_tag(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetSaveCurationTagParams,
+                    _,
+                >(&GET_SAVE_CURATION_TAG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_save_curation_tag(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SAVE_CURATION_TAG, reply))
     }
@@ -6947,25 +6972,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetSaveOntologyTagParams,
-                _,
-            >(&GET_SAVE_ONTOLOGY_TAG, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_save_ontology_tag(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetSaveOntologyTagParams,
+                    _,
+                >(&GET_SAVE_ONTOLOGY_TAG, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_save_ontology_tag(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_SAVE_ONTOLOGY_TAG, reply))
     }
@@ -6978,25 +7004,26 @@ impl<H: WikiPathwaysWebservicesHandlers> WikiPathwaysWebservicesApi for StrictSe
     > {
         let handlers = rqctx.context();
         let answering = runtime::serving::Answering::start(&rqctx);
-        let reply = async {
-            let (_, params) = match runtime::read_parameters::<
-                runtime::NoParameters,
-                GetUpdatePathwayParams,
-                _,
-            >(&GET_UPDATE_PATHWAY, &rqctx) {
-                ::std::result::Result::Ok(read) => read,
-                ::std::result::Result::Err(problem) => {
-                    return runtime::Reply::problem(400, problem);
-                }
-            };
-            #[allow(deprecated)]
-            let response = <H as WikiPathwaysWebservicesHandlers>::get_update_pathway(
-                    handlers,
-                    params,
-                )
-                .await;
-            response.into_http()
-        }
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    GetUpdatePathwayParams,
+                    _,
+                >(&GET_UPDATE_PATHWAY, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as WikiPathwaysWebservicesHandlers>::get_update_pathway(
+                        handlers,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_UPDATE_PATHWAY, reply))
     }
