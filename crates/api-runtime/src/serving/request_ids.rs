@@ -17,19 +17,26 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use dropshot::RequestInfo;
+use http::{HeaderName, HeaderValue};
 use slog::{Key, OwnedKVList, Record};
 
 /// The longest incoming id kept, in bytes: a UUID, a W3C trace id, an AWS
 /// trace header all fit; a header made to bloat every log line does not.
 pub const INCOMING_MAX: usize = 128;
 
+/// The header, by a name parsed once (a lookup by a `&str` parses it
+/// for every request).
+const X_REQUEST_ID: HeaderName = HeaderName::from_static(dropshot::HEADER_REQUEST_ID);
+
 /// The ids of one request.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct RequestIds {
     /// dropshot's id: its lines' `req_id`, the answer's `x-request-id`.
     pub(crate) own: String,
-    /// The `X-Request-Id` the request came with, when it is one to keep.
-    pub(crate) incoming: Option<String>,
+    /// The `X-Request-Id` the request came with, as sent: judged only when
+    /// it is used (most requests log nothing but their line, and that
+    /// only at `info`), and shared with the request, not copied.
+    sent: Option<HeaderValue>,
 }
 
 tokio::task_local! {
@@ -42,11 +49,13 @@ impl RequestIds {
     pub(crate) fn of(own: &str, request: &RequestInfo) -> Arc<RequestIds> {
         Arc::new(RequestIds {
             own: own.to_string(),
-            incoming: request
-                .headers()
-                .get(dropshot::HEADER_REQUEST_ID)
-                .and_then(|value| kept(value.as_bytes())),
+            sent: request.headers().get(&X_REQUEST_ID).cloned(),
         })
+    }
+
+    /// The id the request came with, when it is one to keep.
+    pub(crate) fn incoming(&self) -> Option<&str> {
+        kept(self.sent.as_ref()?.as_bytes())
     }
 
     /// `future`, with these as the current request's ids while it runs.
@@ -56,7 +65,7 @@ impl RequestIds {
 
     /// The suffix a 5xx's message gets.
     fn named(&self) -> String {
-        match &self.incoming {
+        match self.incoming() {
             Some(incoming) => format!(" (request id {}; X-Request-Id {incoming})", self.own),
             None => format!(" (request id {})", self.own),
         }
@@ -65,10 +74,10 @@ impl RequestIds {
 
 /// An incoming id as it is kept: `None` for one empty, too long, or with
 /// a byte that is not printable ASCII (a space, a control, UTF-8).
-fn kept(sent: &[u8]) -> Option<String> {
+fn kept(sent: &[u8]) -> Option<&str> {
     let printable = |byte: &u8| (b'!'..=b'~').contains(byte);
-    (!sent.is_empty() && sent.len() <= INCOMING_MAX && sent.iter().all(printable))
-        .then(|| String::from_utf8_lossy(sent).into_owned())
+    let keep = !sent.is_empty() && sent.len() <= INCOMING_MAX && sent.iter().all(printable);
+    keep.then(|| std::str::from_utf8(sent).ok()).flatten()
 }
 
 /// `with` the ids of the request being answered in this task, if any.
@@ -85,7 +94,7 @@ pub(super) fn add_current(record: &Record<'_>, values: &OwnedKVList, pairs: &mut
             return;
         }
         let _ = pairs.emit_str("req_id".into(), &ids.own);
-        if let Some(incoming) = &ids.incoming {
+        if let Some(incoming) = ids.incoming() {
             let _ = pairs.emit_str("incoming_req_id".into(), incoming);
         }
     });
@@ -125,13 +134,13 @@ pub(crate) fn named_in(body: &[u8], ids: &RequestIds) -> Option<Bytes> {
 
 #[cfg(test)]
 mod tests {
-    use super::{CURRENT, INCOMING_MAX, RequestIds, current, kept, named_in};
+    use super::{CURRENT, HeaderValue, INCOMING_MAX, RequestIds, current, kept, named_in};
     use std::sync::Arc;
 
     fn ids(own: &str, incoming: Option<&str>) -> RequestIds {
         RequestIds {
             own: own.into(),
-            incoming: incoming.map(Into::into),
+            sent: incoming.map(|id| HeaderValue::from_str(id).unwrap()),
         }
     }
 
@@ -161,7 +170,7 @@ mod tests {
             "Root=1-5759e988;Parent=53995c3f",
             &longest,
         ] {
-            assert_eq!(kept(sent.as_bytes()).as_deref(), Some(sent), "{sent}");
+            assert_eq!(kept(sent.as_bytes()), Some(sent), "{sent}");
         }
         let too_long = "a".repeat(INCOMING_MAX + 1);
         for sent in ["", "with space", "tab\there", "caf\u{e9}", "line\nbreak", &too_long] {
@@ -174,7 +183,9 @@ mod tests {
     fn the_current_ids_are_those_of_the_scope_and_none_outside() {
         assert_eq!(current(|ids| ids.own.clone()), None);
         let scoped = Arc::new(ids("r-5", Some("abc")));
-        let inside = CURRENT.sync_scope(scoped, || current(|ids| (ids.own.clone(), ids.incoming.clone())));
+        let inside = CURRENT.sync_scope(scoped, || {
+            current(|ids| (ids.own.clone(), ids.incoming().map(String::from)))
+        });
         assert_eq!(inside, Some(("r-5".to_string(), Some("abc".to_string()))));
     }
 

@@ -83,7 +83,7 @@ impl RequestLines {
             uri: &started.uri,
             method: started.method.as_str(),
             request_id: &ids.own,
-            incoming_request_id: ids.incoming.as_deref(),
+            incoming_request_id: ids.incoming(),
             remote: started.remote,
         };
         self.shared
