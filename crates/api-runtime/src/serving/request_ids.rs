@@ -22,7 +22,7 @@ use slog::{Key, OwnedKVList, Record};
 
 /// The longest incoming id kept, in bytes: a UUID, a W3C trace id, an AWS
 /// trace header all fit; a header made to bloat every log line does not.
-pub const INCOMING_MAX: usize = 128;
+pub(crate) const INCOMING_MAX: usize = 128;
 
 /// The header, by a name parsed once (a lookup by a `&str` parses it
 /// for every request).
@@ -81,7 +81,7 @@ fn kept(sent: &[u8]) -> Option<&str> {
 }
 
 /// `with` the ids of the request being answered in this task, if any.
-pub(crate) fn current<R>(with: impl FnOnce(&RequestIds) -> R) -> Option<R> {
+fn current<R>(with: impl FnOnce(&RequestIds) -> R) -> Option<R> {
     CURRENT.try_with(|ids| with(ids)).ok()
 }
 
