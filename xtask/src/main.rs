@@ -91,6 +91,16 @@ fn generate(root: &Path) -> Result<(), String> {
             println!("unchanged {}", file.path.display());
         }
     }
+    // A crate the generated code now uses is added to its manifest.
+    for missing in codegen::dependencies::missing(root, &files) {
+        let path = root.join(&missing.manifest);
+        std::fs::write(&path, &missing.updated).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!(
+            "wrote {}: the generated code uses {}",
+            missing.manifest.display(),
+            missing.packages.join(", ")
+        );
+    }
     // Never silently: what a leave-out list kept out of the code, what
     // the generator refused, and a designer target's summary.
     for note in &notes {
@@ -100,7 +110,19 @@ fn generate(root: &Path) -> Result<(), String> {
 }
 
 fn check(root: &Path) -> Result<(), String> {
-    let stale = codegen::stale_files(root, &codegen::generate_workspace(root)?);
+    let files = codegen::generate_workspace(root)?;
+    let stale = codegen::stale_files(root, &files);
+    let missing = codegen::dependencies::missing(root, &files);
+    for missing in &missing {
+        eprintln!(
+            "{}: the generated code uses {}, which it does not list",
+            missing.manifest.display(),
+            missing.packages.join(", ")
+        );
+    }
+    if !missing.is_empty() {
+        return Err("a generated crate lacks a dependency its code uses: run `cargo xtask generate`".into());
+    }
     if stale.is_empty() {
         let specs: Vec<&str> = codegen::TARGETS.iter().map(|t| &*t.spec).collect();
         println!(

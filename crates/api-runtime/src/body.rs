@@ -18,7 +18,9 @@ use serde_json::Value;
 use crate::contract::{Body, BodyKind, Contract};
 use crate::form::read_form;
 use crate::multipart::{Multipart, read_multipart};
+use crate::payload::Payload;
 use crate::rejection::Rejection;
+use crate::schema::Schema;
 use crate::values::quote;
 use crate::xml::read_xml;
 
@@ -44,6 +46,9 @@ struct Checked {
     spec: &'static Body,
     /// How the media type is read.
     kind: BodyKind,
+    /// The schema of the media type it is (the body's, or one of its
+    /// `others`').
+    schema: &'static Schema,
     /// As the request gave it (a multipart body's boundary is in it).
     content_type: String,
     bytes: Bytes,
@@ -118,10 +123,11 @@ impl<C: Contract> RequestBody<C> {
             None => Ok(None),
             Some(Received { content_type, bytes }) => {
                 let content_type = content_type.map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-                let kind = media_kind(spec, content_type.as_deref())?;
+                let (kind, schema) = media_kind(spec, content_type.as_deref())?;
                 Ok(Some(Checked {
                     spec,
                     kind,
+                    schema,
                     content_type: content_type.unwrap_or_default(),
                     bytes,
                 }))
@@ -213,14 +219,49 @@ impl<C: Contract> RequestBody<C> {
         Ok(self.received()?.map(|checked| checked.bytes))
     }
 
+    /// A body in one of several media types that carry values of their
+    /// own: its bytes and media type, checked against the schema of the
+    /// media type it is (JSON parsed, XML read, text as UTF-8, each
+    /// validated; other bytes as they are).
+    pub fn payload(self) -> Result<Option<Payload>, Rejection> {
+        let Some(Checked {
+            spec,
+            kind,
+            schema,
+            content_type,
+            bytes,
+        }) = self.received()?
+        else {
+            return Ok(None);
+        };
+        let value = match kind {
+            BodyKind::Json => Some(
+                serde_json::from_slice::<Value>(&bytes)
+                    .map_err(|e| Rejection::invalid_body(format!("the request body is not valid JSON: {e}")))?,
+            ),
+            BodyKind::Xml => Some(read_xml(schema, &bytes)?),
+            BodyKind::Form => Some(read_form(spec, &bytes)?),
+            BodyKind::Text => {
+                Some(Value::String(String::from_utf8(bytes.to_vec()).map_err(|e| {
+                    Rejection::invalid_body(format!("the request body is not UTF-8: {e}"))
+                })?))
+            }
+            BodyKind::Binary | BodyKind::Multipart => None,
+        };
+        if let Some(value) = value {
+            schema.validate(&value).map_err(breaks_schema)?;
+        }
+        Ok(Some(Payload::new(content_type, bytes)))
+    }
+
     /// A text body, which must be UTF-8.
     pub fn text(self) -> Result<Option<String>, Rejection> {
-        let Some(Checked { spec, bytes, .. }) = self.received()? else {
+        let Some(Checked { schema, bytes, .. }) = self.received()? else {
             return Ok(None);
         };
         let text = String::from_utf8(bytes.to_vec())
             .map_err(|e| Rejection::invalid_body(format!("the request body is not UTF-8: {e}")))?;
-        spec.schema
+        schema
             .validate(&Value::String(text.clone()))
             .map_err(|v| Rejection::invalid_body(format!("request body: {} ({})", v.message, v.keyword)))?;
         Ok(Some(text))
@@ -248,10 +289,11 @@ pub fn required<T>(body: Option<T>) -> Result<T, Rejection> {
 /// How the request's body is read: by the media type the spec documents
 /// that it matches (its parameters, such as `charset`, aside; JSON also as
 /// `application/*+json`), or 415 when it matches none the layer reads.
-fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<BodyKind, Rejection> {
+fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<(BodyKind, &'static Schema), Rejection> {
     let unsupported = |got: &str| {
         let readable: Vec<&str> = std::iter::once(spec.media_type)
             .chain(spec.alternatives.iter().map(|(media_type, _)| *media_type))
+            .chain(spec.others.iter().map(|(media_type, _, _)| *media_type))
             .collect();
         Rejection::of(
             415,
@@ -273,16 +315,25 @@ fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<BodyKind, Rejec
             && s.get(s.len() - suffix.len()..)
                 .is_some_and(|p| p.eq_ignore_ascii_case(suffix))
     };
-    let documented = std::iter::once((spec.media_type, spec.kind)).chain(spec.alternatives.iter().copied());
-    let exact = |(media_type, _): &(&str, BodyKind)| {
+    let documented = std::iter::once((spec.media_type, spec.kind, spec.schema))
+        .chain(
+            spec.alternatives
+                .iter()
+                .map(|(media_type, kind)| (*media_type, *kind, spec.schema)),
+        )
+        .chain(spec.others.iter().copied());
+    let exact = |(media_type, _, _): &(&str, BodyKind, &Schema)| {
         essence.eq_ignore_ascii_case(media_type.split(';').next().unwrap_or_default().trim())
     };
     let json_suffix = has_prefix(essence, "application/") && has_suffix(essence, "+json");
-    let kind = match documented.clone().find(exact) {
-        Some((_, kind)) => kind,
+    let (kind, schema) = match documented.clone().find(exact) {
+        Some((_, kind, schema)) => (kind, schema),
         // A `+json` type stands for the documented JSON.
-        None => match documented.map(|(_, kind)| kind).find(|k| *k == BodyKind::Json) {
-            Some(kind) if json_suffix => kind,
+        None => match documented
+            .map(|(_, kind, schema)| (kind, schema))
+            .find(|(k, _)| *k == BodyKind::Json)
+        {
+            Some(found) if json_suffix => found,
             _ => return Err(unsupported(&quote(content_type))),
         },
     };
@@ -296,78 +347,8 @@ fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<BodyKind, Rejec
             }
         }
     }
-    Ok(kind)
+    Ok((kind, schema))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::schema::{Components, Schema};
-
-    static COMPONENTS: Components = Components::new(&[]);
-    static ANY: Schema = Schema::new(&COMPONENTS, "{}", None);
-
-    fn body(kind: BodyKind, media_type: &'static str) -> Body {
-        Body {
-            media_type,
-            kind,
-            alternatives: &[],
-            required: true,
-            description: None,
-            schema: &ANY,
-            form_fields: &[],
-            file_parts: crate::contract::FileParts::Named(&[]),
-            doc_name: "Body",
-        }
-    }
-
-    #[test]
-    fn media_types_match_by_essence() {
-        let json = body(BodyKind::Json, "application/json");
-        for ok in [
-            "application/json",
-            "Application/JSON; charset=utf-8",
-            "application/merge-patch+json",
-        ] {
-            assert!(media_kind(&json, Some(ok)).is_ok(), "{ok}");
-        }
-        for bad in ["text/plain", "application/json; charset=latin1", "application/jsonx"] {
-            assert_eq!(media_kind(&json, Some(bad)).unwrap_err().status, 415, "{bad}");
-        }
-        assert_eq!(media_kind(&json, None).unwrap_err().status, 415);
-        let text = body(BodyKind::Text, "text/plain");
-        assert!(media_kind(&text, Some("text/plain; charset=UTF-8")).is_ok());
-    }
-
-    #[test]
-    fn each_readable_media_type_is_read_as_its_kind() {
-        let both = Body {
-            alternatives: &[("application/x-www-form-urlencoded", BodyKind::Form)],
-            ..body(BodyKind::Json, "application/json")
-        };
-        assert_eq!(media_kind(&both, Some("application/json")).unwrap(), BodyKind::Json);
-        assert_eq!(
-            media_kind(&both, Some("application/x-www-form-urlencoded")).unwrap(),
-            BodyKind::Form
-        );
-        assert_eq!(media_kind(&both, Some("application/ld+json")).unwrap(), BodyKind::Json);
-        let refused = media_kind(&both, Some("application/xml")).unwrap_err();
-        assert_eq!(refused.status, 415);
-        assert!(
-            refused
-                .problem
-                .message
-                .contains("application/json or application/x-www-form-urlencoded"),
-            "{}",
-            refused.problem.message
-        );
-    }
-
-    #[tokio::test]
-    async fn a_body_over_the_limit_is_413() {
-        let small = read_limited(dropshot::Body::from(Bytes::from_static(b"12345")), 5).await;
-        assert_eq!(small.unwrap(), Bytes::from_static(b"12345"));
-        let large = read_limited(dropshot::Body::from(Bytes::from_static(b"123456")), 5).await;
-        assert_eq!(large.unwrap_err().status, 413);
-    }
-}
+mod tests;

@@ -120,6 +120,10 @@ pub enum Scalar {
     Number,
     /// `true` or `false`.
     Boolean,
+    /// A scalar of no one type (a schema without `type`, or a choice of
+    /// scalar types): a number or a boolean where the text is one, text
+    /// otherwise, and text again where the schema accepts that reading only.
+    Any,
 }
 
 /// A parameter's shape: one value, a list of them, or an object of
@@ -135,12 +139,20 @@ pub enum ValueKind {
         properties: &'static [(&'static str, Scalar)],
         deep: bool,
     },
+    /// JSON text (a `content: application/json` parameter, or a value
+    /// no style of OpenAPI's writes, such as a list of objects), read as
+    /// the value it is.
+    Json,
 }
 
 /// One path, query, header or cookie parameter.
 #[derive(Debug)]
 pub struct Parameter {
     pub name: &'static str,
+    /// The key its value is handed to the handler's struct under: its
+    /// name, unless another parameter of the operation has that name in
+    /// another place (`nextToken` in the query and in a header).
+    pub key: &'static str,
     pub location: Location,
     pub required: bool,
     pub value: ValueKind,
@@ -231,6 +243,11 @@ pub struct Body {
     /// same value (the same schema, as JSON, a form or XML); any other
     /// media type the spec lists is answered 415.
     pub alternatives: &'static [(&'static str, BodyKind)],
+    /// The media types that carry values of their own (another schema):
+    /// the handler then gets the body as bytes and its media type
+    /// (`RequestBody::payload`), checked against the schema of the media
+    /// type it is.
+    pub others: &'static [(&'static str, BodyKind, &'static Schema)],
     pub required: bool,
     pub description: Option<&'static str>,
     pub schema: &'static Schema,
@@ -246,7 +263,11 @@ pub struct Body {
 /// One documented success status.
 #[derive(Debug)]
 pub struct SuccessResponse {
+    /// The status, or the first of a range (`2XX`: 200).
     pub status: u16,
+    /// The last status of a range (`2XX`: 299), whose status the handler
+    /// chooses; `status` itself for one status.
+    pub last: u16,
     pub description: &'static str,
     pub content: Option<Content>,
     pub headers: &'static [ResponseHeader],

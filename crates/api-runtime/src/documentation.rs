@@ -21,18 +21,31 @@ use schemars::r#gen::SchemaGenerator;
 use schemars::schema::{InstanceType, Metadata, ObjectValidation, Schema, SchemaObject, SubschemaValidation};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::contract::{BodyKind, Contract, Location, ValueKind};
+use crate::contract::{BodyKind, Contract, Location, Operation, Parameter, ValueKind};
 
-/// Whether dropshot can register a parameter: `ApiDescription::register`
-/// refuses a query parameter whose schema is not a scalar, and its
-/// parameter locations are path, query and header only, so array and
-/// object query parameters and cookies are read by the table but left
-/// out of dropshot's document.
-pub fn is_documentable(location: Location, value: ValueKind) -> bool {
-    match location {
-        Location::Cookie => false,
-        Location::Query => matches!(value, ValueKind::Scalar(_)),
-        Location::Path | Location::Header => true,
+/// Whether dropshot can register a parameter of `operation`:
+/// `ApiDescription::register` refuses a query parameter whose schema is
+/// not a scalar of one type, or that has a path parameter's name (OpenAPI
+/// allows it: a parameter is its name and its place), its parameter
+/// locations are path, query and header only, and it knows no `content`
+/// parameter, so array, object, untyped and JSON query parameters, one
+/// named as a path parameter, cookies and JSON parameters are read by the
+/// table but left out of dropshot's document.
+pub fn is_documentable(operation: &Operation, parameter: &Parameter) -> bool {
+    let named_in_path = || {
+        operation
+            .parameters
+            .iter()
+            .any(|other| other.location == Location::Path && other.name == parameter.name)
+    };
+    match (parameter.location, parameter.value) {
+        (Location::Cookie, _) | (_, ValueKind::Json) => false,
+        // A scalar of no one type: dropshot's document would lose its
+        // schema (a path's it must hold).
+        (Location::Query | Location::Header, ValueKind::Scalar(crate::contract::Scalar::Any)) => false,
+        (Location::Query, ValueKind::Scalar(_)) => !named_in_path(),
+        (Location::Query, _) => false,
+        (Location::Path | Location::Header, _) => true,
     }
 }
 
@@ -157,7 +170,7 @@ impl<C: Contract, const LOCATION: u8> JsonSchema for ParametersDoc<C, LOCATION> 
         let parameters = C::operation()
             .parameters
             .iter()
-            .filter(|p| p.location == location && is_documentable(p.location, p.value))
+            .filter(|p| p.location == location && is_documentable(C::operation(), p))
             .map(|p| Member {
                 name: p.name,
                 description: p.description,

@@ -130,6 +130,7 @@ mod tests {
             media_type,
             kind,
             alternatives: &[],
+            others: &[],
             required: true,
             description: None,
             schema: &ANY,

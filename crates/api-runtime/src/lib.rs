@@ -35,6 +35,7 @@ pub mod challenge;
 pub mod contract;
 pub mod credentials;
 pub mod documentation;
+mod ecma_pattern;
 pub mod form;
 pub mod json;
 pub mod majors;

@@ -139,6 +139,7 @@ mod tests {
             media_type: "multipart/form-data",
             kind: BodyKind::Multipart,
             alternatives: &[],
+            others: &[],
             required: true,
             description: None,
             schema: &ANY,

@@ -18,7 +18,7 @@ use dropshot::{
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::contract::{Contract, Location, Operation, Parameter, ValueKind};
+use crate::contract::{Contract, Location, Operation, Parameter, Scalar, ValueKind};
 use crate::credentials::cookie_values;
 use crate::problem::Problem;
 use crate::query_objects::query_object_fields;
@@ -65,7 +65,7 @@ where
         if let ValueKind::Object { properties, deep } = parameter.value {
             let fields = query_object_fields(parameter, properties, deep, &query)?;
             if let Some(value) = read_object(parameter, fields)? {
-                others.insert(parameter.name.to_string(), value);
+                others.insert(parameter.key.to_string(), value);
             }
             continue;
         }
@@ -89,8 +89,8 @@ where
             continue;
         };
         match parameter.location {
-            Location::Path => in_path.insert(parameter.name.to_string(), value),
-            Location::Query | Location::Header | Location::Cookie => others.insert(parameter.name.to_string(), value),
+            Location::Path => in_path.insert(parameter.key.to_string(), value),
+            Location::Query | Location::Header | Location::Cookie => others.insert(parameter.key.to_string(), value),
         };
     }
     Ok((typed(in_path)?, typed(others)?))
@@ -175,8 +175,37 @@ fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Optio
             Value::Array(items)
         }
         (ValueKind::Object { .. }, _) => return Err(invalid(" is an object, read from the query".into())),
+        (ValueKind::Json, [text]) => {
+            serde_json::from_str(text).map_err(|e| invalid(format!(": {} is not JSON: {e}", quote(text))))?
+        }
+        (ValueKind::Json, _) => return Err(invalid(" is given more than once".into())),
     };
-    validated(parameter, value).map(Some)
+    match validated(parameter, value) {
+        Ok(value) => Ok(Some(value)),
+        // A scalar of no one type whose natural reading (a number, a
+        // boolean) the schema refuses: its text may be what it accepts.
+        Err(problem) => match as_text(parameter, texts) {
+            Some(text) => validated(parameter, text).map(Some).map_err(|_| problem),
+            None => Err(problem),
+        },
+    }
+}
+
+/// The texts of a parameter of no one scalar type read as text (as a
+/// list of texts for a list), where that reading differs from the first.
+fn as_text(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Option<Value> {
+    match (parameter.value, texts) {
+        (ValueKind::Scalar(Scalar::Any), [text]) => Some(Value::String(text.to_string())),
+        (ValueKind::Array(Scalar::Any), texts) if !texts.is_empty() => {
+            let split = parameter.explode && parameter.location == Location::Query;
+            let items = texts.iter().flat_map(|text| match split {
+                true => vec![Value::String(text.to_string())],
+                false => split_list(text).map(|item| Value::String(item.to_string())).collect(),
+            });
+            Some(Value::Array(items.collect()))
+        }
+        _ => None,
+    }
 }
 
 /// `value` if it satisfies the parameter's schema; the problem otherwise.
@@ -242,114 +271,4 @@ fn path_variables(route: &str, path: &str) -> Vec<(String, String)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::contract::Scalar;
-    use crate::schema::{Components, Schema};
-
-    static COMPONENTS: Components = Components::new(&[]);
-    static LIMIT: Schema = Schema::new(
-        &COMPONENTS,
-        "{}",
-        Some(r#"{"type":"integer","minimum":1,"maximum":100}"#),
-    );
-    static IDS: Schema = Schema::new(&COMPONENTS, "{}", Some(r#"{"type":"array","maxItems":3}"#));
-
-    fn parameter(value: ValueKind, explode: bool, schema: &'static Schema) -> Parameter {
-        Parameter {
-            name: "p",
-            location: Location::Query,
-            required: false,
-            value,
-            explode,
-            default: Some("10"),
-            description: None,
-            schema,
-        }
-    }
-
-    fn texts(values: &[&'static str]) -> Vec<Cow<'static, str>> {
-        values.iter().map(|v| Cow::Borrowed(*v)).collect()
-    }
-
-    #[test]
-    fn a_scalar_is_read_checked_and_defaulted() {
-        let limit = parameter(ValueKind::Scalar(Scalar::Integer), true, &LIMIT);
-        assert_eq!(
-            read_parameter(&limit, &texts(&["7"])).unwrap(),
-            Some(serde_json::json!(7))
-        );
-        assert_eq!(read_parameter(&limit, &[]).unwrap(), Some(serde_json::json!(10)));
-        let problem = read_parameter(&limit, &texts(&["0"])).unwrap_err();
-        assert_eq!(problem.code, "invalid_parameter");
-        assert!(
-            problem.message.starts_with("query parameter `p`: "),
-            "{}",
-            problem.message
-        );
-        assert!(problem.message.ends_with("(minimum)"), "{}", problem.message);
-        assert!(
-            read_parameter(&limit, &texts(&["x"]))
-                .unwrap_err()
-                .message
-                .contains("\"x\"")
-        );
-        assert!(
-            read_parameter(&limit, &texts(&["1", "2"]))
-                .unwrap_err()
-                .message
-                .contains("more than once")
-        );
-    }
-
-    #[test]
-    fn arrays_explode_or_join() {
-        let exploded = parameter(ValueKind::Array(Scalar::Integer), true, &IDS);
-        assert_eq!(
-            read_parameter(&exploded, &texts(&["1", "2"])).unwrap(),
-            Some(serde_json::json!([1, 2]))
-        );
-        assert!(read_parameter(&exploded, &texts(&["1,2"])).is_err(), "one item `1,2`");
-        let joined = parameter(ValueKind::Array(Scalar::Integer), false, &IDS);
-        assert_eq!(
-            read_parameter(&joined, &texts(&["1,2", "3"])).unwrap(),
-            Some(serde_json::json!([1, 2, 3]))
-        );
-        assert_eq!(
-            read_parameter(&joined, &texts(&[""])).unwrap(),
-            Some(serde_json::json!([]))
-        );
-        let problem = read_parameter(&joined, &texts(&["1,2,3,4"])).unwrap_err();
-        assert!(problem.message.contains("(maxItems)"), "{}", problem.message);
-    }
-
-    #[test]
-    fn path_variables_follow_the_route() {
-        assert_eq!(
-            path_variables("/v1/orders/{orderId}/lines/{line}", "/v1//orders/a%20b/lines/7"),
-            [
-                ("orderId".to_string(), "a b".to_string()),
-                ("line".to_string(), "7".to_string())
-            ]
-        );
-        // As many segments as the route: an empty one is an empty value.
-        assert_eq!(
-            path_variables("/user/{username}", "/user/"),
-            [("username".to_string(), String::new())]
-        );
-        // A variable with text around it: the text is not its value.
-        assert_eq!(
-            path_variables("/Calls/{Sid}.json", "/Calls/CA%2012.json"),
-            [("Sid".to_string(), "CA 12".to_string())]
-        );
-        // Several variables in one segment, split at the text between
-        // them, each decoded after the split (an encoded `,` is a value's).
-        assert_eq!(
-            path_variables("/@{lat},{lon}", "/@1.5%2C7,-2"),
-            [
-                ("lat".to_string(), "1.5,7".to_string()),
-                ("lon".to_string(), "-2".to_string())
-            ]
-        );
-    }
-}
+mod tests;

@@ -86,6 +86,7 @@ mod tests {
     fn filter(deep: bool, explode: bool) -> Parameter {
         Parameter {
             name: "filter",
+            key: "filter",
             location: Location::Query,
             required: false,
             value: ValueKind::Object {

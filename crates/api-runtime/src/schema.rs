@@ -182,6 +182,7 @@ fn compile(validation: &str, definitions: &Value) -> Result<jsonschema::Validato
     jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
+        .with_keyword(crate::ecma_pattern::KEYWORD, crate::ecma_pattern::factory)
         .build(&root)
         .map_err(|e| e.to_string())
 }

@@ -18,6 +18,11 @@ pub fn read_scalar(raw: &str, scalar: Scalar) -> Result<Value, String> {
         },
         Scalar::Integer => read_integer(raw),
         Scalar::Number => read_number(raw),
+        Scalar::Any => Ok(match raw {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => read_number(raw).unwrap_or_else(|_| Value::String(raw.to_string())),
+        }),
     }
 }
 
@@ -154,6 +159,10 @@ mod tests {
     #[test]
     fn booleans_are_true_or_false() {
         assert_eq!(read_scalar("true", Scalar::Boolean), Ok(Value::Bool(true)));
+        assert_eq!(read_scalar("true", Scalar::Any), Ok(Value::Bool(true)));
+        assert_eq!(read_scalar("-2.5", Scalar::Any), Ok(serde_json::json!(-2.5)));
+        assert_eq!(read_scalar("7", Scalar::Any), Ok(serde_json::json!(7)));
+        assert_eq!(read_scalar("0x7", Scalar::Any), Ok(serde_json::json!("0x7")));
         for raw in ["True", "1", "yes", ""] {
             assert!(read_scalar(raw, Scalar::Boolean).is_err(), "{raw:?}");
         }

@@ -28,6 +28,9 @@ pub enum Payload {
     Text(String),
     /// A body of bytes, sent as it is.
     Bytes(Bytes),
+    /// Bytes of the media type they say (a body in several media types
+    /// of values of their own), sent as they are.
+    Of(crate::payload::Payload),
 }
 
 impl Payload {
@@ -155,7 +158,9 @@ impl Sender {
         let method = reqwest::Method::from_bytes(operation.method.as_bytes()).unwrap_or(reqwest::Method::POST);
         let mut request = self.client.request(method, url).headers(self.headers.clone());
         if let Some((media_type, body)) = encode(operation, payload)? {
-            request = request.header(reqwest::header::CONTENT_TYPE, media_type).body(body);
+            request = request
+                .header(reqwest::header::CONTENT_TYPE, media_type.as_ref())
+                .body(body);
         }
         let response = request.send().await.map_err(SendError::Transport)?;
         let status = response.status().as_u16();
@@ -178,7 +183,10 @@ impl Sender {
 
 /// The body as the table sends it: its media type and bytes; `None`
 /// for no body. A JSON or form body is validated first.
-fn encode(operation: &'static Operation, payload: Payload) -> Result<Option<(&'static str, Bytes)>, SendError> {
+fn encode(
+    operation: &'static Operation,
+    payload: Payload,
+) -> Result<Option<(std::borrow::Cow<'static, str>, Bytes)>, SendError> {
     let id = operation.id;
     let Some(table) = &operation.body else {
         return Ok(None);
@@ -201,8 +209,9 @@ fn encode(operation: &'static Operation, payload: Payload) -> Result<Option<(&'s
         }
         Payload::Text(text) => Bytes::from(text),
         Payload::Bytes(bytes) => bytes,
+        Payload::Of(payload) => return Ok(Some((payload.media_type.into(), payload.bytes))),
     };
-    Ok(Some((table.media_type, bytes)))
+    Ok(Some((table.media_type.into(), bytes)))
 }
 
 /// An object as `application/x-www-form-urlencoded`: scalars as their
@@ -241,7 +250,10 @@ fn documents(operation: &Operation, status: u16) -> bool {
     let class = format!("{}XX", status / 100);
     let status_key = status.to_string();
     let matches = |key: &str| key == status_key || key == class || key == "default";
-    operation.responses.iter().any(|r| r.status == status)
+    operation
+        .responses
+        .iter()
+        .any(|r| (r.status..=r.last).contains(&status))
         || operation.errors.iter().any(|key| matches(key))
         || operation.other_errors.iter().any(|e| matches(e.key))
 }

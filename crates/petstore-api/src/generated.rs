@@ -220,6 +220,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Every order placed in the store.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -265,6 +266,7 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -280,6 +282,7 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Order cancelled successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -320,6 +323,7 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "petId",
+            key: "petId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -335,6 +339,7 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The pet.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -27,7 +27,8 @@ pub fn normalize_emitted(emitted: &Value, source: &Value, contract: &Contract) -
         error_statuses(op, operation);
         success_responses(op, operation);
         request_body(op, operation);
-        undocumentable_parameters(op, operation);
+        let source_op = source.pointer(&pointer);
+        undocumentable_parameters(op, operation, source_op);
     }
     problem_details_alone(&mut doc, source);
     doc
@@ -202,7 +203,18 @@ fn success_responses(op: &mut Value, operation: &Operation) {
         return;
     };
     for (i, success) in operation.responses.iter().enumerate() {
-        let key = success.status.to_string();
+        // A range (`2XX`) is the table's; dropshot documents its first
+        // status.
+        let key = match success.last == success.status {
+            true => success.status.to_string(),
+            false => format!("{}XX", success.status / 100),
+        };
+        if i == 0
+            && key.ends_with("XX")
+            && let Some(first) = responses.remove(&success.status.to_string())
+        {
+            responses.insert(key.clone(), first);
+        }
         if i > 0 {
             let mut headers = Map::new();
             for header in success.headers {
@@ -283,13 +295,21 @@ fn request_body(op: &mut Value, operation: &Operation) {
     }
 }
 
+/// The media type of the source's `content` parameter `name` in `place`
+/// (the operation's, or its path item's).
+fn content_media_type(source_op: Option<&Value>, name: &str, place: &str) -> Option<String> {
+    let parameters = source_op?.get("parameters")?.as_array()?;
+    let parameter = parameters.iter().find(|p| p["name"] == name && p["in"] == place)?;
+    parameter.get("content")?.as_object()?.keys().next().cloned()
+}
+
 /// dropshot's `ApiDescription::register` refuses a query parameter whose
 /// schema is not a scalar, so array and object query parameters are not
 /// in its document, and it writes no `explode` or `style`; its parameter
 /// locations are path, query and header, so cookie parameters are not in
 /// it either. The table has them all, as the generated extractor reads
 /// them.
-fn undocumentable_parameters(op: &mut Value, operation: &Operation) {
+fn undocumentable_parameters(op: &mut Value, operation: &Operation, source_op: Option<&Value>) {
     let parameters = op
         .as_object_mut()
         .map(|op| op.entry("parameters").or_insert_with(|| json!([])));
@@ -297,7 +317,7 @@ fn undocumentable_parameters(op: &mut Value, operation: &Operation) {
         return;
     };
     for parameter in operation.parameters {
-        if is_documentable(parameter.location, parameter.value) {
+        if is_documentable(operation, parameter) {
             continue;
         }
         let structured = !matches!(parameter.value, ValueKind::Scalar(_));
@@ -312,9 +332,19 @@ fn undocumentable_parameters(op: &mut Value, operation: &Operation) {
                     "name": parameter.name,
                     "in": place,
                     "required": parameter.required,
-                    "schema": parse_doc(parameter.schema.doc_json()),
                 });
-                if structured {
+                // A `content` parameter (dropshot has none): its schema
+                // under the media type the spec gives it.
+                let media_type = match parameter.value {
+                    ValueKind::Json => content_media_type(source_op, parameter.name, place),
+                    _ => None,
+                };
+                let schema = parse_doc(parameter.schema.doc_json());
+                match media_type {
+                    Some(media_type) => added["content"] = json!({ media_type: { "schema": schema } }),
+                    None => added["schema"] = schema,
+                }
+                if structured && added.get("content").is_none() {
                     added["explode"] = json!(parameter.explode);
                 }
                 if let ValueKind::Object { deep: true, .. } = parameter.value {

@@ -10,11 +10,10 @@ use std::path::{Path, PathBuf};
 
 use heck::ToSnakeCase;
 
+use super::files::GeneratedFile;
 use super::spec::SpecErrors;
 use super::spec::leave_out::{self, LeftOut};
-use super::{
-    ClientCredentials, ClientInterface, GeneratedFile, Target, corpus_cache, generate_per_operation, read_list,
-};
+use super::{ClientCredentials, ClientInterface, Target, corpus_cache, generate_per_operation, read_list};
 
 /// The public documents, relative to the workspace.
 pub const CORPUS_DIR: &str = "tests/fixtures/corpus";

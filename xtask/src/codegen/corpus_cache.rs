@@ -11,7 +11,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use super::GeneratedFile;
+use super::files::GeneratedFile;
 use super::spec::leave_out::LeftOut;
 
 /// Where the cache lives: under cargo's target directory.

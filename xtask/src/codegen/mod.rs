@@ -4,13 +4,17 @@
 //! the committed files: where they go, how they look, and whether they are
 //! current.
 
+mod bisect;
 pub mod client_gen;
 pub mod corpus;
 pub mod corpus_cache;
+pub mod dependencies;
 pub mod designer_targets;
 mod discriminator;
 mod doc_code_blocks;
+mod files;
 mod no_panic;
+pub mod patterns;
 mod reading;
 mod references;
 pub mod schema;
@@ -24,6 +28,8 @@ mod webhooks;
 
 use std::path::{Path, PathBuf};
 
+use self::files::render;
+pub use self::files::{GeneratedFile, Stale, stale_files};
 use self::reading::{Read, apply_list};
 use self::spec::leave_out::{self, LeftOut};
 use self::spec::{Refusals, SpecError, SpecErrors};
@@ -32,12 +38,6 @@ pub use targets::{
     ClientCredentials, ClientInterface, KITCHEN_SINK_PATH, SPEC_PATH, SPEC_V2_PATH, SWAGGER_PETSTORE_PATH, TARGETS,
     Target,
 };
-
-/// One generated file: its path relative to the workspace, and its text.
-pub struct GeneratedFile {
-    pub path: PathBuf,
-    pub contents: String,
-}
 
 /// Generates the service's files from its spec text. Pure: nothing is read
 /// or written, so `check` can compare in memory.
@@ -62,7 +62,7 @@ pub fn generate_leaving_out(
 ) -> Result<(Vec<GeneratedFile>, Vec<LeftOut>), SpecErrors> {
     let read = apply_list(spec_text, list)?;
     let list_path = list.map(|(path, _)| path).unwrap_or_default();
-    let text = generate_text(target, &read.text, &read, list_path, &[])?;
+    let text = generate_text(target, &read.text, &read, list_path, &[], &Default::default())?;
     let left_out = read.left_out;
     Ok((text.files, left_out))
 }
@@ -80,8 +80,18 @@ pub struct Generated {
     pub webhooks: usize,
     /// The mistakes read as what they mean ([`spec::tolerate`]).
     pub tolerated: Vec<spec::tolerate::Tolerated>,
-    /// The component schemas whose Rust type is any JSON value, with why.
+    /// The schemas whose Rust type is any JSON value, by location
+    /// (`components.schemas.Pet`, or an operation's inline schema), with why.
     pub degraded: std::collections::BTreeMap<String, String>,
+}
+
+/// How a degradation reads, for `try` and `lint`: what the code does,
+/// then why.
+pub fn degradation(why: &str) -> String {
+    match why.starts_with(spec::parameter_shapes::JSON_TEXT) {
+        true => why.to_string(),
+        false => format!("any JSON value in Rust (validated as written): {why}"),
+    }
 }
 
 impl Generated {
@@ -120,9 +130,14 @@ pub fn generate_per_operation(
     let mut refused = Vec::new();
     let mut text = std::mem::take(&mut read.text);
     let mut tolerated = std::mem::take(&mut read.tolerated);
-    let generated = until_generated::until_generated(&mut text, &mut tolerated, &mut refused, |text, refused| {
-        generate_text(target, text, &read, list_path, refused)
-    })?;
+    let mut inline = std::collections::BTreeMap::new();
+    let generated = until_generated::until_generated(
+        &mut text,
+        &mut tolerated,
+        &mut refused,
+        &mut inline,
+        |text, refused, inline| generate_text(target, text, &read, list_path, refused, inline),
+    )?;
     refused.extend(generated.webhooks_refused);
     Ok(Generated {
         files: generated.files,
@@ -147,17 +162,31 @@ struct FromText {
 }
 
 /// A target's files from a spec's text, all or nothing.
-/// (`text` is the document's current text; `read` the rest of its reading.)
+/// (`text` is the document's current text; `read` the rest of its
+/// reading; `inline` the inline schemas typed as any JSON value.)
 fn generate_text(
     target: &Target,
     text: &str,
     read: &Read,
     list_path: &str,
     refused: &[LeftOut],
+    inline: &std::collections::BTreeMap<String, String>,
 ) -> Result<FromText, SpecErrors> {
     let left_out = &read.left_out;
     let mut spec = spec::parse(text)?;
     spec.degraded = server_gen::untypable_components(&spec);
+    // What another generation found untypable: a component (by the
+    // client's typify, say) is degraded on both sides, as the server's are.
+    for (location, why) in inline {
+        match location.strip_prefix("components.schemas.") {
+            Some(name) => {
+                spec.degraded.entry(name.to_string()).or_insert_with(|| why.clone());
+            }
+            None => {
+                spec.degraded_inline.insert(location.clone(), why.clone());
+            }
+        }
+    }
     let document = document_json(read.served.as_deref().unwrap_or(text))?;
     let render = |file: &syn::File, refused: &[LeftOut]| render(&target.spec, list_path, left_out, refused, file);
     // The client (progenitor) and the server are generated side by side:
@@ -166,7 +195,7 @@ fn generate_text(
     let (client, server) = std::thread::scope(|scope| {
         let client = scope.spawn(|| -> Result<(String, Option<String>), SpecErrors> {
             let mut refusals = Refusals::default();
-            let client = refusals.note(client_gen::generate(&spec, target.credentials, target.interface));
+            let client = refusals.note_all(client_gen::generate(&spec, target.credentials, target.interface));
             let mocks = match target.mocks {
                 Some(_) => refusals.note(client_gen::generate_mocks(
                     &spec,
@@ -230,7 +259,13 @@ fn generate_text(
     refusals.finish(FromText {
         files,
         operations: spec.operations().len(),
-        degraded: spec.degraded.clone(),
+        degraded: spec
+            .degraded
+            .iter()
+            .map(|(name, why)| (format!("components.schemas.{name}"), why.clone()))
+            .chain(spec.degraded_inline.clone())
+            .chain(spec::parameter_shapes::json_text_parameters(&spec))
+            .collect(),
         webhooks_refused,
         webhooks,
     })
@@ -337,55 +372,4 @@ fn document_json(spec_text: &str) -> Result<String, SpecError> {
     let value: serde_norway::Value =
         serde_norway::from_str(spec_text).map_err(|e| SpecError::new("document", format!("invalid YAML: {e}")))?;
     serde_json::to_string(&value).map_err(|e| SpecError::new("document", format!("cannot write the spec as JSON: {e}")))
-}
-
-/// prettyplease gives the same text for the same tokens, so the output is
-/// byte-for-byte deterministic without running rustfmt.
-fn render(spec_path: &str, list_path: &str, left_out: &[LeftOut], refused: &[LeftOut], file: &syn::File) -> String {
-    let mut header = format!(
-        "// @generated by `cargo xtask generate` from {spec_path}.\n\
-         // Do not edit by hand: change the spec (or the generator in xtask/) and regenerate.\n"
-    );
-    if !left_out.is_empty() {
-        header.push_str(&format!("//\n// Left out, as {list_path} lists:\n"));
-        for left in left_out {
-            header.push_str(&format!("// - {left}\n"));
-        }
-    }
-    if !refused.is_empty() {
-        header.push_str("//\n// Refused by the generator, each with where and why:\n");
-        for left in refused {
-            header.push_str(&format!("// - {left}\n"));
-        }
-    }
-    let mut file = file.clone();
-    doc_code_blocks::mark_code_blocks_as_text(&mut file);
-    format!("{header}\n{}", prettyplease::unparse(&file))
-}
-
-/// A committed file that differs from what the spec generates.
-pub struct Stale {
-    pub path: PathBuf,
-    pub diff: String,
-}
-
-/// Compares generated files with the ones under `root`.
-pub fn stale_files(root: &Path, files: &[GeneratedFile]) -> Vec<Stale> {
-    files
-        .iter()
-        .filter_map(|file| {
-            let committed = std::fs::read_to_string(root.join(&file.path)).unwrap_or_default();
-            (committed != file.contents).then(|| Stale {
-                path: file.path.clone(),
-                diff: similar::TextDiff::from_lines(&committed, &file.contents)
-                    .unified_diff()
-                    .context_radius(3)
-                    .header(
-                        &format!("{} (committed)", file.path.display()),
-                        &format!("{} (generated)", file.path.display()),
-                    )
-                    .to_string(),
-            })
-        })
-        .collect()
 }

@@ -24,10 +24,7 @@ pub use super::references::COMPONENTS_PREFIX;
 /// Checks what the generator can map, everywhere in `schema`; `components`
 /// is the spec's `components.schemas`, where references must lead.
 pub fn check(schema: &Value, location: &str, components: &Map<String, Value>) -> Result<(), SpecError> {
-    let error = |at: &str, message: String| SpecError {
-        location: at.to_string(),
-        message,
-    };
+    let error = |at: &str, message: String| SpecError::new(at, message);
     let Value::Object(map) = schema else {
         return Err(error(location, "a schema must be an object".into()));
     };
@@ -187,6 +184,13 @@ pub fn validation_form(schema: &Value) -> Value {
     unrequire(&mut map, &["readOnly"]);
     map.retain(|key, _| !OPENAPI_ONLY.contains(&key.as_str()) && !key.starts_with("x-"));
     exclusive_bounds(&mut map);
+    // A pattern only an ECMA-262 engine reads is checked by one.
+    if let Some(Value::String(pattern)) = map.get("pattern")
+        && super::patterns::reading(pattern) == super::patterns::Reading::Ecma
+        && let Some(pattern) = map.remove("pattern")
+    {
+        map.insert(super::patterns::ECMA_PATTERN.into(), pattern);
+    }
     map_children(&mut map, &validation_form);
     if let Some(Value::Object(kept)) = kept {
         put_back(&mut map, kept);

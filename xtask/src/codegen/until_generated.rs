@@ -1,28 +1,47 @@
-//! Generation operation by operation: a refusal takes out the operations
-//! it belongs to ([`spec::per_operation`]), and a component no operation
-//! reaches, and the rest is generated again, until it generates. Used for
-//! a document and for its receiver's (webhooks and callbacks).
+//! Generation operation by operation: an inline schema with no Rust type
+//! is degraded to any JSON value (as a component is), a refusal takes out
+//! the operations it belongs to ([`spec::per_operation`]), and a
+//! component no operation reaches, and the rest is generated again, until
+//! it generates. Used for a document and for its receiver's (webhooks
+//! and callbacks).
+
+use std::collections::BTreeMap;
 
 use super::spec::leave_out::{self, LeftOut};
 use super::spec::{self, SpecErrors};
 
-/// Runs `attempt` on `text` (an OpenAPI 3.0 document) until it succeeds,
-/// leaving out what each failure blames: the operations go to `refused`
-/// (which `attempt` is given, for the files' header), unreached
-/// components to `tolerated`. Only a failure that belongs to no
-/// operation fails. Each round takes out at least one operation or
-/// component, so this ends.
+/// Runs `attempt` on `text` (an OpenAPI 3.0 document) until it succeeds:
+/// the inline schemas a failure finds untypable go to `degraded` (by
+/// location, with why), which `attempt` is given, to type them as any
+/// JSON value; otherwise it leaves out what each failure blames: the
+/// operations go to `refused` (which `attempt` is given, for the files'
+/// header), unreached components to `tolerated`. Only a failure that
+/// belongs to no operation fails. Each round degrades a schema not
+/// degraded before, or takes out at least one operation or component, so
+/// this ends.
 pub(super) fn until_generated<T>(
     text: &mut String,
     tolerated: &mut Vec<spec::tolerate::Tolerated>,
     refused: &mut Vec<LeftOut>,
-    mut attempt: impl FnMut(&str, &[LeftOut]) -> Result<T, SpecErrors>,
+    degraded: &mut BTreeMap<String, String>,
+    mut attempt: impl FnMut(&str, &[LeftOut], &BTreeMap<String, String>) -> Result<T, SpecErrors>,
 ) -> Result<T, SpecErrors> {
     loop {
-        let errors = match attempt(text, refused) {
+        let errors = match attempt(text, refused, degraded) {
             Ok(done) => return Ok(done),
             Err(errors) => errors,
         };
+        let untypable: Vec<_> = errors
+            .0
+            .iter()
+            .filter(|e| e.untypable && !degraded.contains_key(&e.location))
+            .collect();
+        if !untypable.is_empty() {
+            for error in untypable {
+                degraded.insert(error.location.clone(), error.message.clone());
+            }
+            continue;
+        }
         let document: serde_json::Value = match serde_norway::from_str::<serde_norway::Value>(text)
             .ok()
             .and_then(|raw| serde_json::to_value(raw).ok())

@@ -40,12 +40,20 @@ pub(super) fn module(text: &str, contract: &syn::File) -> Option<Module> {
     let (mut text, _) = spec::tolerate::tolerate(&receiver.text);
     let mut tolerated = Vec::new();
     let mut refused = Vec::new();
-    let generated = until_generated(&mut text, &mut tolerated, &mut refused, |text, _| {
-        let mut spec = spec::parse(text)?;
-        spec.degraded = server_gen::untypable_components(&spec);
-        let document = document_json(text)?;
-        server_gen::generate(&spec, &document, Some(origins))
-    });
+    let mut degraded = std::collections::BTreeMap::new();
+    let generated = until_generated(
+        &mut text,
+        &mut tolerated,
+        &mut refused,
+        &mut degraded,
+        |text, _, degraded| {
+            let mut spec = spec::parse(text)?;
+            spec.degraded = server_gen::untypable_components(&spec);
+            spec.degraded_inline = degraded.clone();
+            let document = document_json(text)?;
+            server_gen::generate(&spec, &document, Some(origins))
+        },
+    );
     let mut refused: Vec<LeftOut> = refused.into_iter().map(|left| at_origin(left, origins)).collect();
     let total = operation_count(&receiver.text);
     let item = match generated {

@@ -3,8 +3,14 @@
 //
 // One module per document of this shard that generates.
 
-/// `dropshot__test_openapi_fuller.json`
-pub mod dropshot_test_openapi_fuller_json {
+/// `classes__adversarial-names.json`
+pub mod classes_adversarial_names_json {
+    pub mod api;
+    pub mod client;
+}
+
+/// `classes__schemas.yaml`
+pub mod classes_schemas_yaml {
     pub mod api;
     pub mod client;
 }

@@ -15,6 +15,18 @@ pub mod canada_holidays_ca_1_8_0_yaml {
     pub mod client;
 }
 
+/// `classes__bodies.yaml`
+pub mod classes_bodies_yaml {
+    pub mod api;
+    pub mod client;
+}
+
+/// `classes__parameters.yaml`
+pub mod classes_parameters_yaml {
+    pub mod api;
+    pub mod client;
+}
+
 /// `dropshot__test_versions_v1.0.0.json`
 pub mod dropshot_test_versions_v1_0_0_json {
     pub mod api;

@@ -1053,6 +1053,7 @@ static GET_SHAPES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1066,6 +1067,7 @@ static GET_SHAPES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The shapes, oldest first",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1113,6 +1115,7 @@ static POST_SHAPES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_SHAPES_BODY,
@@ -1123,6 +1126,7 @@ static POST_SHAPES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The shape, as stored",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1170,6 +1174,7 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIBE_BODY,
@@ -1180,6 +1185,7 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Subscribed",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1225,6 +1231,7 @@ static GET_SHAPES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1238,6 +1245,7 @@ static GET_SHAPES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The shape",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1283,6 +1291,7 @@ static GET_SHAPES_EVENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Last-Event-ID",
+            key: "Last-Event-ID",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1293,6 +1302,7 @@ static GET_SHAPES_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1305,6 +1315,7 @@ static GET_SHAPES_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "follow",
+            key: "follow",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1315,6 +1326,7 @@ static GET_SHAPES_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "intervalMs",
+            key: "intervalMs",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1328,6 +1340,7 @@ static GET_SHAPES_EVENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The events, as they come",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/event-stream",
@@ -1375,6 +1388,7 @@ static GET_SHAPES_LINES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "One shape per line",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/jsonl",
@@ -1420,6 +1434,7 @@ static PUT_POINTS_BY_NAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "name",
+            key: "name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1433,6 +1448,7 @@ static PUT_POINTS_BY_NAME: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_POINTS_BY_NAME_BODY,
@@ -1443,6 +1459,7 @@ static PUT_POINTS_BY_NAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The point, as stored",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1490,6 +1507,7 @@ static POST_NOTES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_NOTES_BODY,
@@ -1500,6 +1518,7 @@ static POST_NOTES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Noted",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1540,6 +1559,7 @@ static GET_BLOBS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1553,6 +1573,7 @@ static GET_BLOBS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The blob",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3087,6 +3108,7 @@ pub mod webhooks {
             media_type: "application/json",
             kind: runtime::BodyKind::Json,
             alternatives: &[],
+            others: &[],
             required: true,
             description: ::std::option::Option::None,
             schema: &SHAPE_ADDED_BODY,
@@ -3097,6 +3119,7 @@ pub mod webhooks {
         responses: &[
             runtime::SuccessResponse {
                 status: 204u16,
+                last: 204u16,
                 description: "Received",
                 content: ::std::option::Option::None,
                 headers: &[],
@@ -3129,6 +3152,7 @@ pub mod webhooks {
             media_type: "application/json",
             kind: runtime::BodyKind::Json,
             alternatives: &[],
+            others: &[],
             required: true,
             description: ::std::option::Option::None,
             schema: &SUBSCRIBE_SHAPE_ADDED_BODY,
@@ -3139,6 +3163,7 @@ pub mod webhooks {
         responses: &[
             runtime::SuccessResponse {
                 status: 202u16,
+                last: 202u16,
                 description: "Accepted",
                 content: ::std::option::Option::None,
                 headers: &[],

@@ -4539,6 +4539,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4549,6 +4550,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4561,6 +4563,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "status",
+            key: "status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4571,6 +4574,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since",
+            key: "since",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4583,6 +4587,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "deliverBy",
+            key: "deliverBy",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4595,6 +4600,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tag",
+            key: "tag",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -4607,6 +4613,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -4619,6 +4626,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "minTotal",
+            key: "minTotal",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -4631,6 +4639,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "maxWeight",
+            key: "maxWeight",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -4643,6 +4652,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "giftWrap",
+            key: "giftWrap",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -4655,6 +4665,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort",
+            key: "sort",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4665,6 +4676,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Request-Id",
+            key: "X-Request-Id",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4680,6 +4692,7 @@ static SEARCH_ORDERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "One page of matching orders.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4742,6 +4755,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Express",
+            key: "X-Express",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -4754,6 +4768,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Client-Time",
+            key: "X-Client-Time",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4769,6 +4784,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The order to place."),
         schema: &CREATE_ORDER_BODY,
@@ -4779,6 +4795,7 @@ static CREATE_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The order, created.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4830,6 +4847,7 @@ static ORDER_OPTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The methods, in `Allow`.",
             content: ::std::option::Option::None,
             headers: &[
@@ -4870,6 +4888,7 @@ static QUOTE_ORDER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &QUOTE_ORDER_BODY,
@@ -4880,6 +4899,7 @@ static QUOTE_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "What the order would cost.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4925,6 +4945,7 @@ static GET_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4938,6 +4959,7 @@ static GET_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The order.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4992,6 +5014,7 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5005,6 +5028,7 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Deleted.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5045,6 +5069,7 @@ static HEAD_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5058,6 +5083,7 @@ static HEAD_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "It exists; `ETag` names its version.",
             content: ::std::option::Option::None,
             headers: &[
@@ -5107,6 +5133,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5117,6 +5144,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Match",
+            key: "If-Match",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5130,6 +5158,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPDATE_ORDER_BODY,
@@ -5140,6 +5169,7 @@ static UPDATE_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The order, changed.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5194,6 +5224,7 @@ static DOWNLOAD_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5207,6 +5238,7 @@ static DOWNLOAD_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The order.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5252,6 +5284,7 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5265,6 +5298,7 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PAY_ORDER_BODY,
@@ -5275,6 +5309,7 @@ static PAY_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "The payment is accepted, to be settled later.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5320,6 +5355,7 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5333,6 +5369,7 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SHIP_ORDER_BODY,
@@ -5343,6 +5380,7 @@ static SHIP_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Shipped.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5383,6 +5421,7 @@ static UPLOAD_DOCUMENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5396,6 +5435,7 @@ static UPLOAD_DOCUMENT: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPLOAD_DOCUMENT_BODY,
@@ -5427,6 +5467,7 @@ static UPLOAD_DOCUMENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "What was stored.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5472,6 +5513,7 @@ static GET_PHOTO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5485,6 +5527,7 @@ static GET_PHOTO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The photo's bytes, as uploaded (none before one is).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/octet-stream",
@@ -5530,6 +5573,7 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5543,6 +5587,7 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPLOAD_PHOTO_BODY,
@@ -5553,6 +5598,7 @@ static UPLOAD_PHOTO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Stored.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5593,6 +5639,7 @@ static GET_SIGNATURE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5606,6 +5653,7 @@ static GET_SIGNATURE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The PNG image, as uploaded (empty before one is).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "image/png",
@@ -5651,6 +5699,7 @@ static SIGN_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5664,6 +5713,7 @@ static SIGN_ORDER: runtime::Operation = runtime::Operation {
         media_type: "image/png",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SIGN_ORDER_BODY,
@@ -5674,6 +5724,7 @@ static SIGN_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Stored.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5714,6 +5765,7 @@ static GET_LABEL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5727,6 +5779,7 @@ static GET_LABEL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The label, in an image format the server chooses.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "image/*",
@@ -5772,6 +5825,7 @@ static WATCH_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5785,6 +5839,7 @@ static WATCH_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 101u16,
+            last: 101u16,
             description: "Switching to a WebSocket.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5827,6 +5882,7 @@ static GET_ORDER_SUMMARY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The counts.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5872,6 +5928,7 @@ static GET_ORDER_STATUS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5885,6 +5942,7 @@ static GET_ORDER_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The order's status.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5930,6 +5988,7 @@ static GET_RECEIPT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5943,6 +6002,7 @@ static GET_RECEIPT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The receipt.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5954,6 +6014,7 @@ static GET_RECEIPT: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "The receipt is not ready; the order has not shipped.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6001,6 +6062,7 @@ static GET_LATEST_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 303u16,
+            last: 303u16,
             description: "See the newest order.",
             content: ::std::option::Option::None,
             headers: &[
@@ -6048,6 +6110,7 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6061,6 +6124,7 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
         media_type: "text/plain",
         kind: runtime::BodyKind::Text,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ADD_NOTE_BODY,
@@ -6071,6 +6135,7 @@ static ADD_NOTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The note, stored.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6116,6 +6181,7 @@ static LIST_ORDER_LINES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6129,6 +6195,7 @@ static LIST_ORDER_LINES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Each line of the order.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6176,6 +6243,7 @@ static EXPORT_ORDERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "One line per order, with a header line.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
@@ -6234,6 +6302,7 @@ static GET_INVENTORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "How many orders are in each state.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6281,6 +6350,7 @@ static COUNT_ORDERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The number of orders.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6317,6 +6387,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Up.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6353,6 +6424,7 @@ static TRACE_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request line received.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "message/http",
@@ -6389,6 +6461,7 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIBE_BODY,
@@ -6404,6 +6477,7 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Subscribed.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6435,6 +6509,7 @@ static SET_PREFERENCES: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SET_PREFERENCES_BODY,
@@ -6469,6 +6544,7 @@ static SET_PREFERENCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The preferences, as read.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6505,6 +6581,7 @@ static PATCH_PREFERENCES: runtime::Operation = runtime::Operation {
         media_type: "application/merge-patch+json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PATCH_PREFERENCES_BODY,
@@ -6515,6 +6592,7 @@ static PATCH_PREFERENCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The preferences, as read.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6560,6 +6638,7 @@ static LIST_EVENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageToken",
+            key: "pageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6570,6 +6649,7 @@ static LIST_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pageSize",
+            key: "pageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6580,6 +6660,7 @@ static LIST_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "petId",
+            key: "petId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6595,6 +6676,7 @@ static LIST_EVENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "One page of events, oldest first.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6642,6 +6724,7 @@ static LIST_LABELS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The labels, by name.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6687,6 +6770,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "name",
+            key: "name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6700,6 +6784,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_LABEL_BODY,
@@ -6710,6 +6795,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The label, replaced.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6721,6 +6807,7 @@ static PUT_LABEL: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The label, created.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6773,6 +6860,7 @@ static GET_REPORT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "period",
+            key: "period",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6783,6 +6871,7 @@ static GET_REPORT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "day",
+            key: "day",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6798,6 +6887,7 @@ static GET_REPORT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The report.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6843,6 +6933,7 @@ static GET_PAYMENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "paymentId",
+            key: "paymentId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6856,6 +6947,7 @@ static GET_PAYMENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The payment.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6901,6 +6993,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6911,6 +7004,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ratio",
+            key: "ratio",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -6921,6 +7015,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "flag",
+            key: "flag",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6931,6 +7026,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "day",
+            key: "day",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6941,6 +7037,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "at",
+            key: "at",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6951,6 +7048,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "token",
+            key: "token",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6961,6 +7059,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "kind",
+            key: "kind",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6971,6 +7070,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "big",
+            key: "big",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6981,6 +7081,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "small",
+            key: "small",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6991,6 +7092,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fraction",
+            key: "fraction",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -7001,6 +7103,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "yes",
+            key: "yes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7011,6 +7114,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "word",
+            key: "word",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7021,6 +7125,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date",
+            key: "date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7031,6 +7136,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "moment",
+            key: "moment",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7041,6 +7147,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7051,6 +7158,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pick",
+            key: "pick",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7061,6 +7169,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "many",
+            key: "many",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -7071,6 +7180,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "joined",
+            key: "joined",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -7081,6 +7191,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -7097,6 +7208,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "box",
+            key: "box",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -7113,6 +7225,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Big",
+            key: "X-Big",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7123,6 +7236,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Fraction",
+            key: "X-Fraction",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -7133,6 +7247,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Yes",
+            key: "X-Yes",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7143,6 +7258,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Date",
+            key: "X-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7153,6 +7269,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Moment",
+            key: "X-Moment",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7163,6 +7280,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Id",
+            key: "X-Id",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7173,6 +7291,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Pick",
+            key: "X-Pick",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7183,6 +7302,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Word",
+            key: "X-Word",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7193,6 +7313,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "theme",
+            key: "theme",
             location: runtime::Location::Cookie,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7203,6 +7324,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "visits",
+            key: "visits",
             location: runtime::Location::Cookie,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7216,6 +7338,7 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The parameters as received, by name.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7261,6 +7384,7 @@ static GET_LEGACY_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7274,6 +7398,7 @@ static GET_LEGACY_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The order.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7330,6 +7455,7 @@ static ESTIMATE_ORDER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[("application/x-www-form-urlencoded", runtime::BodyKind::Form)],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ESTIMATE_ORDER_BODY,
@@ -7344,6 +7470,7 @@ static ESTIMATE_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The estimate.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7380,6 +7507,7 @@ static CLASSIFY_PET: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CLASSIFY_PET_BODY,
@@ -7390,6 +7518,7 @@ static CLASSIFY_PET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The member the body was read as, and its name.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7426,6 +7555,7 @@ static GET_CATEGORY_TREE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The root category.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7506,6 +7636,7 @@ static WHO_AM_I: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The scheme the caller authenticated by, or `anonymous`.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7568,6 +7699,7 @@ static REFUND_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7581,6 +7713,7 @@ static REFUND_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Refunded.",
             content: ::std::option::Option::None,
             headers: &[],

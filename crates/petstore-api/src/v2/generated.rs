@@ -364,6 +364,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -376,6 +377,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -388,6 +390,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "status",
+            key: "status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -398,6 +401,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "petId",
+            key: "petId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -408,6 +412,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shipDateFrom",
+            key: "shipDateFrom",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -420,6 +425,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shipDateTo",
+            key: "shipDateTo",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -432,6 +438,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "complete",
+            key: "complete",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -447,6 +454,7 @@ static LIST_ORDERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A page of orders.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -501,6 +509,7 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -516,6 +525,7 @@ static CANCEL_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Order cancelled successfully.",
             content: ::std::option::Option::None,
             headers: &[],

@@ -619,6 +619,7 @@ static UPDATE_PET: runtime::Operation = runtime::Operation {
             ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
             ("application/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Update an existent pet in the store"),
         schema: &UPDATE_PET_BODY,
@@ -656,6 +657,7 @@ static UPDATE_PET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -728,6 +730,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
             ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
             ("application/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Create a new pet in the store"),
         schema: &ADD_PET_BODY,
@@ -765,6 +768,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -827,6 +831,7 @@ static FIND_PETS_BY_STATUS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "status",
+            key: "status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -842,6 +847,7 @@ static FIND_PETS_BY_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -899,6 +905,7 @@ static FIND_PETS_BY_TAGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -912,6 +919,7 @@ static FIND_PETS_BY_TAGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -980,6 +988,7 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "petId",
+            key: "petId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -993,6 +1002,7 @@ static GET_PET_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1055,6 +1065,7 @@ static UPDATE_PET_WITH_FORM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "petId",
+            key: "petId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1067,6 +1078,7 @@ static UPDATE_PET_WITH_FORM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "name",
+            key: "name",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1079,6 +1091,7 @@ static UPDATE_PET_WITH_FORM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "status",
+            key: "status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1094,6 +1107,7 @@ static UPDATE_PET_WITH_FORM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1151,6 +1165,7 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1161,6 +1176,7 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "petId",
+            key: "petId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1174,6 +1190,7 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Pet deleted",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1226,6 +1243,7 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "petId",
+            key: "petId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1236,6 +1254,7 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "additionalMetadata",
+            key: "additionalMetadata",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1249,6 +1268,7 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPLOAD_FILE_BODY,
@@ -1259,6 +1279,7 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1324,6 +1345,7 @@ static GET_INVENTORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1370,6 +1392,7 @@ static PLACE_ORDER: runtime::Operation = runtime::Operation {
             ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
             ("application/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PLACE_ORDER_BODY,
@@ -1387,6 +1410,7 @@ static PLACE_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1438,6 +1462,7 @@ static GET_ORDER_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1453,6 +1478,7 @@ static GET_ORDER_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1504,6 +1530,7 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orderId",
+            key: "orderId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1519,6 +1546,7 @@ static DELETE_ORDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "order deleted",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1570,6 +1598,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
             ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
             ("application/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("Created user object"),
         schema: &CREATE_USER_BODY,
@@ -1589,6 +1618,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1632,6 +1662,7 @@ static CREATE_USERS_WITH_LIST_INPUT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_USERS_WITH_LIST_INPUT_BODY,
@@ -1642,6 +1673,7 @@ static CREATE_USERS_WITH_LIST_INPUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1683,6 +1715,7 @@ static LOGIN_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1693,6 +1726,7 @@ static LOGIN_USER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "password",
+            key: "password",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1708,6 +1742,7 @@ static LOGIN_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1773,6 +1808,7 @@ static LOGOUT_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1809,6 +1845,7 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1824,6 +1861,7 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1875,6 +1913,7 @@ static UPDATE_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1891,6 +1930,7 @@ static UPDATE_USER: runtime::Operation = runtime::Operation {
             ("application/x-www-form-urlencoded", runtime::BodyKind::Form),
             ("application/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("Update an existent user in the store"),
         schema: &UPDATE_USER_BODY,
@@ -1910,6 +1950,7 @@ static UPDATE_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1956,6 +1997,7 @@ static DELETE_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1971,6 +2013,7 @@ static DELETE_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "User deleted",
             content: ::std::option::Option::None,
             headers: &[],

@@ -14,13 +14,14 @@ use crate::codegen::spec::media::{self, MediaKind, essence};
 use crate::codegen::spec::{Spec, SpecError, served_body};
 
 /// The name progenitor knows a body of `media_type` by, when it knows it
-/// by another: each kind's one type. A form, multipart (which the client
-/// leaves out) or XML keeps its own.
+/// by another: each kind's one type, and text for XML (which the client
+/// sends as the text it is given). A form or multipart (which the client
+/// leaves out) keeps its own.
 pub fn progenitor_name(media_type: &str) -> Option<&'static str> {
     let essence = essence(media_type);
     let known = match media::kind(media_type) {
         _ if ["application/x-www-form-urlencoded", "multipart/form-data"].contains(&essence.as_str()) => return None,
-        _ if crate::codegen::spec::is_xml(media_type) => return None,
+        _ if crate::codegen::spec::is_xml(media_type) => "text/plain",
         MediaKind::Json => "application/json",
         MediaKind::Text => "text/plain",
         MediaKind::Binary => "application/octet-stream",

@@ -17,18 +17,20 @@ mod methods;
 mod output_fixes;
 mod pages;
 mod panics;
+mod parameter_values;
 mod query_objects;
 mod servers;
+mod wire_names;
 
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
 use quote::quote;
 
 use super::no_panic::refusing_panics;
 use super::targets::{ClientCredentials, ClientInterface};
-use crate::codegen::spec::{Spec, SpecError};
+use crate::codegen::spec::{Spec, SpecError, SpecErrors};
 use date_times::write_date_times_as_rfc3339;
 use deprecated::mark_deprecated;
-use for_progenitor::{Cookies, for_progenitor};
+use for_progenitor::{Cookies, for_progenitor, wire_names};
 use left_out::left_out_of_the_client;
 use output_fixes::{ListItemsIndented, MethodsReqwestLacks};
 use servers::server_constants;
@@ -63,7 +65,7 @@ pub fn generate(
     spec: &Spec,
     credentials: ClientCredentials,
     interface: ClientInterface,
-) -> Result<syn::File, SpecError> {
+) -> Result<syn::File, SpecErrors> {
     let api = for_progenitor(spec, Cookies::AsHeaders);
     let generate = |api: &openapiv3::OpenAPI| {
         progenitor("client", || {
@@ -72,25 +74,35 @@ pub fn generate(
     };
     let mut tokens = match generate(&api) {
         Ok(tokens) => tokens,
-        // A panic blamed on the document: the operation it belongs to, if
-        // one alone panics, is refused instead.
-        Err(error) if error.message.contains("cannot map this") => {
-            let panics = |api: &openapiv3::OpenAPI| generate(api).err().map(|e| e.message);
-            return Err(panics::culprit(&api, &panics).unwrap_or(error));
+        // A failure blamed on the document: within the operation it
+        // belongs to (if one alone fails), the schema to type as any JSON
+        // value, or else the operation, to refuse.
+        Err(error) => {
+            let fails = |api: &openapiv3::OpenAPI| generate(api).err().map(|e| e.message);
+            return Err(match panics::culprit(&api, &fails) {
+                Some(culprit) => panics::untypable_schema(spec, &api, &culprit, &fails)
+                    .unwrap_or(culprit)
+                    .into(),
+                // Not an operation's: the components'.
+                None => match panics::untypable_components(&api, &error.message, &fails) {
+                    Some(untypable) => SpecErrors(untypable),
+                    None => error.into(),
+                },
+            });
         }
-        Err(error) => return Err(error),
     };
     if credentials == ClientCredentials::Generated {
         tokens.extend(credentials::credentials(spec));
     }
-    let mut file: syn::File = syn::parse2(tokens).map_err(|e| SpecError {
-        location: "document".into(),
-        message: format!("progenitor emitted invalid Rust: {e}"),
-    })?;
+    let mut file: syn::File =
+        syn::parse2(tokens).map_err(|e| SpecError::new("document", format!("progenitor emitted invalid Rust: {e}")))?;
+    // First: the rewrites below find parameters by the names they are sent as.
+    wire_names::restore_wire_names(&mut file, &wire_names(&api));
     mark_deprecated(spec, &mut file);
     write_date_times_as_rfc3339(spec, &mut file)?;
     forms::write_structured_forms(spec, &mut file)?;
     media_types::send_media_types(spec, &mut file)?;
+    parameter_values::write_parameter_values(spec, &mut file)?;
     cookies::send_cookie_parameters(spec, &mut file)?;
     query_objects::write_query_objects(spec, &mut file)?;
     pages::add_streams(spec, &mut file, interface)?;
@@ -112,11 +124,16 @@ pub fn generate_mocks(
     credentials: ClientCredentials,
     interface: ClientInterface,
 ) -> Result<syn::File, SpecError> {
+    let api = for_progenitor(spec, Cookies::Left);
     let tokens = progenitor("httpmock", || {
-        Generator::new(&settings(credentials, interface)).httpmock(&for_progenitor(spec, Cookies::Left), client_module)
+        Generator::new(&settings(credentials, interface)).httpmock(&api, client_module)
     })?;
-    syn::parse2(tokens).map_err(|e| SpecError {
-        location: "document".into(),
-        message: format!("progenitor emitted invalid Rust for the mocks: {e}"),
-    })
+    let mut file = syn::parse2(tokens).map_err(|e| {
+        SpecError::new(
+            "document",
+            format!("progenitor emitted invalid Rust for the mocks: {e}"),
+        )
+    })?;
+    wire_names::restore_wire_names(&mut file, &wire_names(&api));
+    Ok(file)
 }

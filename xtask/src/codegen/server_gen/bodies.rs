@@ -19,6 +19,10 @@ pub(super) struct RequestBody {
     pub(super) kind: &'static str,
     /// The other media types read into the same value, with their kind.
     pub(super) alternatives: Vec<(String, &'static str)>,
+    /// The media types that carry values of their own (another schema),
+    /// with their kind and schema: the handler then gets the body as a
+    /// `runtime::Payload`, each checked against its own schema.
+    pub(super) others: Vec<(String, &'static str, syn::Ident)>,
     pub(super) required: bool,
     pub(super) description: Option<String>,
     pub(super) schema: syn::Ident,
@@ -47,6 +51,7 @@ impl RequestBody {
     /// handler's argument, or the rejection.
     pub(super) fn read(&self) -> TokenStream {
         let read = match (self.kind, &self.multipart) {
+            _ if !self.others.is_empty() => quote!(body.payload()),
             ("Binary", _) => quote!(body.bytes()),
             ("Text", _) => quote!(body.text()),
             (_, Some((_, fields))) => quote!(body.multipart::<#fields>().await),
@@ -75,11 +80,16 @@ impl RequestBody {
             let kind = quote::format_ident!("{}", kind);
             quote!((#media_type, runtime::BodyKind::#kind),)
         });
+        let others = self.others.iter().map(|(media_type, kind, schema)| {
+            let kind = quote::format_ident!("{}", kind);
+            quote!((#media_type, runtime::BodyKind::#kind, &#schema),)
+        });
         quote! {
             ::std::option::Option::Some(runtime::Body {
                 media_type: #media_type,
                 kind: runtime::BodyKind::#kind,
                 alternatives: &[#(#alternatives)*],
+                others: &[#(#others)*],
                 required: #required,
                 description: #description,
                 schema: &#schema,
@@ -126,7 +136,27 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
         }
         None => None,
     };
+    // Media types of values of their own (not multipart, which is
+    // answered 415 beside another type, as XML of another schema is).
+    let mut others = Vec::new();
+    for (i, media_type) in served.unserved.iter().enumerate() {
+        let other_kind = body_kind(media_type);
+        if other_kind == "Multipart" || is_xml(media_type) || !is_served_apart(cx, &body, media_type) {
+            continue;
+        }
+        let any = Value::Object(Default::default());
+        let other_schema = body["content"][*media_type].get("schema").unwrap_or(&any);
+        let other_at = format!("{location}.content.{media_type}.schema");
+        let ident = cx.schemas.add(
+            &mut cx.names,
+            &format!("{}_body_{}", op.operation_id(), i + 2),
+            other_schema,
+            &other_at,
+        )?;
+        others.push((media_type.to_string(), other_kind, ident));
+    }
     let ty = match (kind, &multipart) {
+        _ if !others.is_empty() => quote!(runtime::Payload),
         ("Binary", _) => quote!(runtime::Bytes),
         ("Text", _) => quote!(::std::string::String),
         (_, Some((_, fields_ty))) => quote!(runtime::Multipart<#fields_ty>),
@@ -151,13 +181,16 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
     };
     let schema_ident = match &fields_schema {
         // Documented as the spec writes it; validated without its files.
-        Some(fields) => cx.schemas.add_documented(&static_name, schema, fields, &at)?,
-        None => cx.schemas.add(&static_name, schema, &at)?,
+        Some(fields) => cx
+            .schemas
+            .add_documented(&mut cx.names, &static_name, schema, fields, &at)?,
+        None => cx.schemas.add(&mut cx.names, &static_name, schema, &at)?,
     };
     Ok(Some(RequestBody {
         media_type: media_type.to_string(),
         kind,
         alternatives,
+        others,
         required: body["required"].as_bool().unwrap_or(false),
         description: body["description"].as_str().map(str::to_string),
         schema: schema_ident,
@@ -166,6 +199,15 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
         multipart,
         doc_name: heck::ToPascalCase::to_pascal_case(name.as_str()),
     }))
+}
+
+/// Whether the layer reads a body of `media_type` (one of `body`'s) on
+/// its own: a type it reads, with a schema it can check.
+fn is_served_apart(cx: &Context<'_>, body: &Value, media_type: &str) -> bool {
+    crate::codegen::spec::is_readable_body_type(media_type)
+        && body["content"][media_type]
+            .get("schema")
+            .is_none_or(|schema| crate::codegen::schema::check(schema, "", cx.spec.component_schemas()).is_ok())
 }
 
 /// How a body of `media_type` is read (`runtime::BodyKind`).

@@ -6,6 +6,7 @@
 use heck::{ToPascalCase, ToSnakeCase};
 use quote::format_ident;
 
+use super::namespace::Namespace;
 use super::schemas::Schemas;
 use super::types::Types;
 use crate::codegen::spec::Spec;
@@ -18,6 +19,10 @@ pub(super) struct Context<'a> {
     /// The `$ref` of the spec's Error object, when it has one the layer
     /// can fill.
     pub(super) error_ref: Option<String>,
+    /// The module's item names taken so far.
+    pub(super) names: Namespace,
+    /// The traits' method names taken so far.
+    pub(super) methods: Namespace,
 }
 
 /// A Rust identifier for a name from the spec: snake case, never a
@@ -51,6 +56,16 @@ pub(super) fn type_prefix(title: &str) -> String {
         prefix.insert_str(0, "Api");
     }
     prefix
+}
+
+/// The variant name of a success range (`2XX`): its class's name (RFC
+/// 9110 §15).
+pub(super) fn range_variant(first: u16) -> syn::Ident {
+    match first {
+        100 => format_ident!("Informational"),
+        300 => format_ident!("Redirection"),
+        _ => format_ident!("Success"),
+    }
 }
 
 /// The variant name of a status: its reason phrase in PascalCase.

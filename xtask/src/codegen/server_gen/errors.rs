@@ -78,7 +78,7 @@ pub(super) fn describe_errors(
                 let any = Value::Object(Default::default());
                 let schema = media.get("schema").unwrap_or(&any);
                 let name = format!("{id}_error_{key}");
-                Some((media_type.clone(), cx.schemas.add(&name, schema, &at)?))
+                Some((media_type.clone(), cx.schemas.add(&mut cx.names, &name, schema, &at)?))
             }
             _ => None,
         };

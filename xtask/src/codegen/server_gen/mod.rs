@@ -23,6 +23,7 @@ mod context;
 mod endpoints;
 mod errors;
 mod model;
+mod namespace;
 mod not_allowed;
 mod parameter_code;
 mod parameters;
@@ -44,6 +45,7 @@ use self::adapter::adapter;
 use self::context::{Context, type_prefix};
 use self::endpoints::{endpoint_decl, handler_method};
 use self::model::describe;
+use self::namespace::{MODULE_ITEMS, Namespace, TRAIT_METHODS};
 use self::parameter_code::parameter_structs;
 use self::response_code::response_enum;
 use self::schemas::Schemas;
@@ -61,6 +63,14 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
     let error_type = &error.path;
     let mut types = Types::new(spec)?;
     let mut schemas = Schemas::new(spec)?;
+    let title = type_prefix(&spec.api.info.title);
+    let api_trait = format_ident!("{title}Api");
+    let handlers_trait = format_ident!("{title}Handlers");
+    let api_mod = format_ident!("{}_mod", api_trait.to_string().to_snake_case());
+    let mut names = Namespace::reserving(MODULE_ITEMS);
+    for name in [&api_trait, &handlers_trait, &api_mod] {
+        names.reserve(&name.to_string());
+    }
     let mut cx = Context {
         spec,
         types: &mut types,
@@ -69,6 +79,8 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
             .component
             .as_ref()
             .map(|name| format!("{}{name}", crate::codegen::schema::COMPONENTS_PREFIX)),
+        names,
+        methods: Namespace::reserving(TRAIT_METHODS),
     };
     let mut refusals = Refusals::default();
     let mut operations: Vec<_> = spec
@@ -76,6 +88,7 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
         .iter()
         .filter_map(|op| refusals.note(describe(&mut cx, op, &base_path)))
         .collect();
+    let mut names = cx.names;
     refusals.note(schemas.verify());
     refusals.finish(())?;
 
@@ -110,11 +123,6 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
     for (op, route) in operations.iter_mut().zip(&routes) {
         op.routed = api_shared::routes::served_by_dispatch(&op.method.to_string(), &op.http_path, route);
     }
-
-    let title = type_prefix(&spec.api.info.title);
-    let api_trait = format_ident!("{title}Api");
-    let handlers_trait = format_ident!("{title}Handlers");
-    let api_mod = format_ident!("{}_mod", api_trait.to_string().to_snake_case());
 
     let type_tokens = types.tokens();
     let schema_tokens = schemas.tokens();
@@ -180,7 +188,7 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
     let not_allowed = not_allowed::registrations(&operations, &document_path, error_type);
     let registrations = registration::registrations(&operations, &document_path, document_routed, &api_trait);
     let major = major_version(&spec.api.info.version);
-    let sender = sends.map(|origins| sender::sender(&operations, origins));
+    let sender = sends.map(|origins| sender::sender(&operations, origins, &mut names));
 
     let api_doc = format!(
         "The `{}` API as dropshot sees it: one endpoint per operation, under `{base_path}`.\n\n\

@@ -19,6 +19,9 @@ pub(super) struct Operation {
     pub(super) id: String,
     /// The marker type through which the runtime finds the table.
     pub(super) marker: syn::Ident,
+    /// The names of its other types (`Path`, `Params`, `Response`,
+    /// `<Variant>Headers`), each claimed in the module's namespace.
+    pub(super) type_names: std::collections::BTreeMap<String, syn::Ident>,
     /// The static table's name.
     pub(super) table: syn::Ident,
     pub(super) fn_name: syn::Ident,
@@ -61,8 +64,12 @@ impl Operation {
         self.successes.iter().any(|s| s.upgrade)
     }
 
+    /// The name of its type `part` (`Params`), as [`describe`] claimed it.
     pub(super) fn name_of(&self, part: &str) -> syn::Ident {
-        format_ident!("{}{}", self.id.to_pascal_case(), part)
+        self.type_names
+            .get(part)
+            .unwrap_or_else(|| panic!("`{}` claims no `{part}` type", self.id))
+            .clone()
     }
 }
 
@@ -127,10 +134,35 @@ pub(super) fn describe(cx: &mut Context<'_>, op: &OperationRef<'_>, base_path: &
         // Nothing for dropshot's document to take a summary from.
         (None, None) => String::new(),
     };
+    // Every name the operation gives the module, claimed in document
+    // order: the parts its Rust has, after its schemas' statics.
+    let pascal = id.to_pascal_case();
+    let marker = cx.names.claim(&pascal);
+    let mut parts = vec!["Response".to_string()];
+    if parameters.iter().any(Parameter::in_path) {
+        parts.push("Path".into());
+    }
+    if parameters.iter().any(|p| !p.in_path()) {
+        parts.push("Params".into());
+    }
+    parts.extend(
+        successes
+            .iter()
+            .filter(|s| s.handler_headers().next().is_some())
+            .map(|s| format!("{}Headers", s.variant)),
+    );
+    let type_names = parts
+        .into_iter()
+        .map(|part| {
+            let name = cx.names.claim(&format!("{pascal}{part}"));
+            (part, name)
+        })
+        .collect();
     Ok(Operation {
-        marker: format_ident!("{}", id.to_pascal_case()),
-        table: format_ident!("{}", id.to_shouty_snake_case()),
-        fn_name: format_ident!("{}", id.to_snake_case()),
+        marker,
+        type_names,
+        table: cx.names.claim(&id.to_shouty_snake_case()),
+        fn_name: cx.methods.claim(&id.to_snake_case()),
         method: format_ident!("{}", op.method.to_uppercase()),
         http_path: format!("{base_path}{}", op.path),
         routed: false,

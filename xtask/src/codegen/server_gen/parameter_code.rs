@@ -12,7 +12,7 @@ use super::parameters::{Parameter, option_str};
 /// The table rows of an operation's parameters.
 pub(super) fn parameter_rows(op: &Operation) -> TokenStream {
     let rows = op.parameters.iter().map(|p| {
-        let (name, required, value, explode) = (&p.name, p.required, &p.value, p.explode);
+        let (name, key, required, value, explode) = (&p.name, &p.key, p.required, &p.value, p.explode);
         let location = quote::format_ident!("{}", p.location);
         let default = option_str(p.default.as_deref());
         let description = option_str(p.description.as_deref());
@@ -20,6 +20,7 @@ pub(super) fn parameter_rows(op: &Operation) -> TokenStream {
         quote! {
             runtime::Parameter {
                 name: #name,
+                key: #key,
                 location: runtime::Location::#location,
                 required: #required,
                 value: #value,
@@ -35,13 +36,13 @@ pub(super) fn parameter_rows(op: &Operation) -> TokenStream {
 
 /// The struct a set of parameters is read into, or `None` when the set
 /// is empty.
-fn parameter_struct(op: &Operation, name: &syn::Ident, doc: &str, path: bool) -> Option<TokenStream> {
+fn parameter_struct(op: &Operation, doc: &str, path: bool) -> Option<TokenStream> {
     let fields: Vec<TokenStream> = op
         .parameters
         .iter()
         .filter(|p| p.in_path() == path)
         .map(|p| {
-            let (field, rename, ty) = (&p.field, &p.name, p.field_ty());
+            let (field, rename, ty) = (&p.field, &p.key, p.field_ty());
             let doc = p
                 .description
                 .as_deref()
@@ -62,6 +63,10 @@ fn parameter_struct(op: &Operation, name: &syn::Ident, doc: &str, path: bool) ->
     if fields.is_empty() {
         return None;
     }
+    let name = match path {
+        true => path_struct(op),
+        false => params_struct(op),
+    };
     let hidden = path.then(|| quote!(#[doc(hidden)]));
     Some(quote! {
         #[doc = #doc]
@@ -79,8 +84,8 @@ fn parameter_struct(op: &Operation, name: &syn::Ident, doc: &str, path: bool) ->
 pub(super) fn parameter_structs(op: &Operation) -> TokenStream {
     let path_doc = format!("The path parameters of `{}`, as read.", op.id);
     let params_doc = format!("The query and header parameters of `{}`.", op.id);
-    let path = parameter_struct(op, &path_struct(op), &path_doc, true);
-    let params = parameter_struct(op, &params_struct(op), &params_doc, false);
+    let path = parameter_struct(op, &path_doc, true);
+    let params = parameter_struct(op, &params_doc, false);
     quote!(#path #params)
 }
 

@@ -5,12 +5,18 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::context::{Context, rust_field};
+use super::namespace::Namespace;
 use super::schemas::canonical;
-use crate::codegen::spec::forms::{all_scalar_properties, is_free_form_object};
-use crate::codegen::spec::{OperationRef, SpecError, schema_type};
+use crate::codegen::spec::parameter_shapes::{
+    ParameterShape, parameter_schema, parameter_schema_location, parameter_shape,
+};
+use crate::codegen::spec::{OperationRef, SpecError};
 
 pub(super) struct Parameter {
     pub(super) name: String,
+    /// The key its value is read under (its name, unless another
+    /// parameter of the operation has that name in another place).
+    pub(super) key: String,
     /// `Path`, `Query` or `Header`.
     pub(super) location: &'static str,
     pub(super) required: bool,
@@ -44,18 +50,29 @@ impl Parameter {
     }
 }
 
-/// How a parameter's text is read: `runtime::Scalar::*` of a JSON type.
+/// How a parameter's text is read: `runtime::Scalar::*` of a JSON type,
+/// or of none.
 pub(super) fn scalar(ty: Option<&str>) -> TokenStream {
     match ty {
         Some("integer") => quote!(runtime::Scalar::Integer),
         Some("number") => quote!(runtime::Scalar::Number),
         Some("boolean") => quote!(runtime::Scalar::Boolean),
-        _ => quote!(runtime::Scalar::String),
+        Some(_) => quote!(runtime::Scalar::String),
+        None => quote!(runtime::Scalar::Any),
     }
 }
 
+/// The names of the handler's own arguments, beside the path's.
+const HANDLER_ARGUMENTS: [&str; 6] = ["self", "caller", "params", "body", "upgrade", "handshake"];
+
 pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Result<Vec<Parameter>, SpecError> {
     let mut out = Vec::new();
+    // A name may be a query's and a header's at once (`nextToken`), and
+    // names differ in ways fields cannot (`MaxResults`, `maxResults`):
+    // each field, and the key it is read under, is unique. The path's
+    // fields are the handler's arguments too.
+    let mut fields = Namespace::reserving(HANDLER_ARGUMENTS);
+    let mut keys = std::collections::BTreeSet::new();
     for (parameter, location) in cx.spec.parameters(op)? {
         let name = parameter["name"].as_str().unwrap_or_default().to_string();
         let place = parameter["in"].as_str().unwrap_or_default();
@@ -63,22 +80,26 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
         // writes for every optional one) means no more than leaving it
         // out, so the value is typed and checked without it (and
         // documented with it, as the spec writes it).
-        let mut schema = parameter["schema"].clone();
-        if let Some(map) = schema.as_object_mut() {
+        let written = parameter_schema(&parameter).cloned().unwrap_or_default();
+        let mut schema = written.clone();
+        // A JSON value may be null where the schema says so; a text never is.
+        let shape = parameter_shape(cx.spec, &parameter).map_err(|why| SpecError::new(&location, why))?;
+        if let Some(map) = schema.as_object_mut()
+            && !matches!(shape, ParameterShape::Json { .. })
+        {
             map.remove("nullable");
         }
         let schema = &schema;
-        let ty = schema_type(cx.spec, schema);
-        let is_array = ty == Some("array");
-        let value = match (
-            is_array,
-            all_scalar_properties(cx.spec, schema).filter(|_| ty == Some("object")),
-        ) {
-            (true, _) => {
-                let item = scalar(schema_type(cx.spec, &schema["items"]));
+        let value = match &shape {
+            ParameterShape::Scalar(ty) => {
+                let scalar = scalar(*ty);
+                quote!(runtime::ValueKind::Scalar(#scalar))
+            }
+            ParameterShape::List(item) => {
+                let item = scalar(*item);
                 quote!(runtime::ValueKind::Array(#item))
             }
-            (false, Some(properties)) => {
+            ParameterShape::Object(properties) => {
                 let properties = properties.iter().map(|(name, ty)| {
                     let scalar = scalar(Some(ty));
                     quote!((#name, #scalar),)
@@ -86,16 +107,11 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
                 let deep = parameter["style"] == "deepObject";
                 quote!(runtime::ValueKind::Object { properties: &[#(#properties)*], deep: #deep })
             }
-            (false, None) if parameter["style"] == "deepObject" && is_free_form_object(cx.spec, schema) => {
-                quote!(runtime::ValueKind::Object {
-                    properties: &[],
-                    deep: true
-                })
-            }
-            (false, None) => {
-                let scalar = scalar(ty);
-                quote!(runtime::ValueKind::Scalar(#scalar))
-            }
+            ParameterShape::FreeObject => quote!(runtime::ValueKind::Object {
+                properties: &[],
+                deep: true
+            }),
+            ParameterShape::Json { .. } => quote!(runtime::ValueKind::Json),
         };
         let (location_ident, default_explode) = match place {
             "path" => ("Path", false),
@@ -103,18 +119,14 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
             "cookie" => ("Cookie", true),
             _ => ("Header", false),
         };
-        let rust_ty = cx.types.add(
-            schema,
-            &format!("{}-{name}", op.operation_id()),
-            &format!("{location}.schema"),
-        )?;
+        let schema_at = parameter_schema_location(&parameter, &location);
+        let rust_ty = cx
+            .types
+            .add(schema, &format!("{}-{name}", op.operation_id()), &schema_at)?;
         let static_name = format!("{}_param_{name}", op.operation_id());
-        let schema_ident = cx.schemas.add_documented(
-            &static_name,
-            &parameter["schema"],
-            schema,
-            &format!("{location}.schema"),
-        )?;
+        let schema_ident = cx
+            .schemas
+            .add_documented(&mut cx.names, &static_name, &written, schema, &schema_at)?;
         out.push(Parameter {
             required: parameter["required"].as_bool().unwrap_or(false) || place == "path",
             location: location_ident,
@@ -123,7 +135,12 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
             default: schema.get("default").map(canonical),
             description: parameter["description"].as_str().map(str::to_string),
             schema: schema_ident,
-            field: rust_field(&name),
+            field: fields.claim(&rust_field(&name).to_string()),
+            // Path parameters are read into a struct of their own.
+            key: match keys.insert((place == "path", name.clone())) {
+                true => name.clone(),
+                false => format!("{name} ({place})"),
+            },
             ty: rust_ty,
             name,
         });

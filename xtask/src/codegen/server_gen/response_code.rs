@@ -77,7 +77,16 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
     let headers_structs = op.successes.iter().filter_map(|s| headers_struct(op, s));
     let success_variants = op.successes.iter().map(|success| {
         let variant = &success.variant;
-        let doc = format!("{}: {}", success.status, success.description);
+        let doc = match success.is_range() {
+            true => format!(
+                "{}XX ({}-{}, the status given): {}",
+                success.status / 100,
+                success.status,
+                success.last,
+                success.description
+            ),
+            false => format!("{}: {}", success.status, success.description),
+        };
         let body = match success.upgrade {
             true => Some(quote!(runtime::Switching)),
             false => success.content.as_ref().map(|c| c.ty.clone()),
@@ -86,6 +95,11 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
             let name = headers_struct_name(op, success);
             quote!(#name)
         });
+        if success.is_range() {
+            let body = body.map(|body| quote!(body: #body,));
+            let headers = headers.map(|headers| quote!(headers: #headers,));
+            return quote!(#[doc = #doc] #variant { status: u16, #body #headers },);
+        }
         let fields: Vec<TokenStream> = body.into_iter().chain(headers).collect();
         match fields.is_empty() {
             true => quote!(#[doc = #doc] #variant,),
@@ -136,15 +150,24 @@ pub(super) fn response_enum(op: &Operation) -> TokenStream {
 }
 
 fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> TokenStream {
-    let (variant, status) = (&success.variant, success.status);
+    let variant = &success.variant;
+    // A range's status is the handler's (checked to be in it).
+    let status = match success.is_range() {
+        true => quote!(status),
+        false => {
+            let status = success.status;
+            quote!(#status)
+        }
+    };
     let has_headers = headers_struct(op, success).is_some();
     let headers = has_headers.then(|| quote!(.with_headers(&headers)));
     let body_pattern = (success.content.is_some() || success.upgrade).then(|| quote!(body));
     let headers_pattern = has_headers.then(|| quote!(headers));
     let patterns: Vec<TokenStream> = body_pattern.into_iter().chain(headers_pattern).collect();
-    let pattern = match patterns.is_empty() {
-        true => quote!(#enum_name::#variant),
-        false => quote!(#enum_name::#variant(#(#patterns),*)),
+    let pattern = match (success.is_range(), patterns.is_empty()) {
+        (true, _) => quote!(#enum_name::#variant { status, #(#patterns),* }),
+        (false, true) => quote!(#enum_name::#variant),
+        (false, false) => quote!(#enum_name::#variant(#(#patterns),*)),
     };
     let reply = match &success.content {
         None if success.upgrade => quote!(runtime::Reply::switching(body)),
@@ -166,7 +189,13 @@ fn success_arm(op: &Operation, success: &Success, enum_name: &syn::Ident) -> Tok
             }
         }
     };
-    quote!(#pattern => #reply #headers,)
+    match success.is_range() {
+        true => {
+            let (first, last) = (success.status, success.last);
+            quote!(#pattern => runtime::Reply::within(status, #first, #last, |status| #reply #headers),)
+        }
+        false => quote!(#pattern => #reply #headers,),
+    }
 }
 
 /// Whether a success response of the operation lists several media
@@ -181,7 +210,7 @@ pub(super) fn negotiates(op: &Operation) -> bool {
 /// The table's success rows.
 pub(super) fn response_rows(op: &Operation) -> TokenStream {
     let rows = op.successes.iter().map(|success| {
-        let (status, description) = (success.status, &success.description);
+        let (status, last, description) = (success.status, success.last, &success.description);
         let content = match &success.content {
             Some(content) => {
                 let (media_type, schema, doc_name) = (&content.media_type, &content.schema, &content.doc_name);
@@ -203,6 +232,7 @@ pub(super) fn response_rows(op: &Operation) -> TokenStream {
         quote! {
             runtime::SuccessResponse {
                 status: #status,
+                last: #last,
                 description: #description,
                 content: #content,
                 headers: &[#(#headers)*],

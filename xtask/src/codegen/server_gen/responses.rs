@@ -6,12 +6,17 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
-use super::context::{Context, rust_field, status_variant};
+use super::context::{Context, range_variant, rust_field, status_variant};
+use super::namespace::Namespace;
 use crate::codegen::spec::media::{self, MediaKind, served_response};
 use crate::codegen::spec::{BodyShape, OperationRef, SpecError, body_shape, is_error_key};
 
 pub(super) struct Success {
+    /// The status, or the first of a range's (`2XX`: 200).
     pub(super) status: u16,
+    /// The last status of a range (`2XX`: 299), whose status the handler
+    /// chooses; `status` itself for one status.
+    pub(super) last: u16,
     pub(super) variant: syn::Ident,
     pub(super) description: String,
     pub(super) content: Option<Content>,
@@ -53,6 +58,11 @@ pub(super) struct Header {
 }
 
 impl Success {
+    /// Whether the handler chooses the status, within a range.
+    pub(super) fn is_range(&self) -> bool {
+        self.last != self.status
+    }
+
     /// The headers the handler provides.
     pub(super) fn handler_headers(&self) -> impl Iterator<Item = &Header> {
         self.headers.iter().filter(|h| !h.by_layer)
@@ -70,7 +80,17 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
         if is_error_key(&key) {
             continue;
         }
-        let status: u16 = key.parse().unwrap_or(200);
+        // `2XX`: any status of its class, the handler's to choose.
+        let (status, last) = match key.as_bytes() {
+            [class @ b'1'..=b'3', b'X', b'X'] => {
+                let first = u16::from(class - b'0') * 100;
+                (first, first + 99)
+            }
+            _ => {
+                let status = key.parse().unwrap_or(200);
+                (status, status)
+            }
+        };
         let shape = body_shape(&response);
         let shared = match (200..300).contains(&status) {
             true => body_type
@@ -101,7 +121,7 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
                 let first_success = (200..300).contains(&status) && body_type.is_none();
                 let name = match first_success {
                     true => format!("{id}-response-body"),
-                    false => format!("{id}-{status}-response-body"),
+                    false => format!("{id}-{key}-response-body"),
                 };
                 let (kind, ty) = match (shared, stream) {
                     (Some(known), _) => known,
@@ -126,7 +146,9 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
                 if first_success {
                     body_type = Some((shape.clone(), (kind, ty.clone())));
                 }
-                let schema = cx.schemas.add(&format!("{id}_response_{status}"), schema, &at)?;
+                let schema = cx
+                    .schemas
+                    .add(&mut cx.names, &format!("{id}_response_{key}"), schema, &at)?;
                 Some(Content {
                     media_type: media_type.to_string(),
                     alternatives: served.alternatives.iter().map(|m| m.to_string()).collect(),
@@ -139,6 +161,8 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
             }
         };
         let mut headers = Vec::new();
+        // Header names differ in ways a field's cannot (`X-Rate`, `x_rate`).
+        let mut fields = Namespace::reserving([]);
         for name in response["headers"].as_object().into_iter().flat_map(|h| h.keys()) {
             let (header, at) = cx.spec.follow(
                 &response["headers"][name.as_str()],
@@ -148,13 +172,14 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
             let schema = &header["schema"];
             let ty = cx
                 .types
-                .add(schema, &format!("{id}-{status}-{name}-header"), &format!("{at}.schema"))?;
+                .add(schema, &format!("{id}-{key}-{name}-header"), &format!("{at}.schema"))?;
             headers.push(Header {
-                field: rust_field(name),
+                field: fields.claim(&rust_field(name).to_string()),
                 description: header["description"].as_str().map(str::to_string),
                 required: header["required"].as_bool().unwrap_or(false),
                 schema: cx.schemas.add(
-                    &format!("{id}_response_{status}_header_{name}"),
+                    &mut cx.names,
+                    &format!("{id}_response_{key}_header_{name}"),
                     schema,
                     &format!("{at}.schema"),
                 )?,
@@ -166,7 +191,11 @@ pub(super) fn describe_successes(cx: &mut Context<'_>, op: &OperationRef<'_>) ->
         }
         out.push(Success {
             status,
-            variant: status_variant(status),
+            last,
+            variant: match last == status {
+                true => status_variant(status),
+                false => range_variant(status),
+            },
             description: response["description"].as_str().unwrap_or_default().trim().to_string(),
             content,
             headers,

@@ -6,9 +6,10 @@
 
 use heck::ToShoutySnakeCase;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use serde_json::{Map, Value};
 
+use super::namespace::Namespace;
 use crate::codegen::schema::{doc_form, is_type_alone, validation_form};
 use crate::codegen::spec::{Spec, SpecError};
 
@@ -52,10 +53,16 @@ impl Schemas {
         })
     }
 
-    /// Registers the schema at `location` under the static `name`, and
-    /// returns the static's name.
-    pub(super) fn add(&mut self, name: &str, schema: &Value, location: &str) -> Result<syn::Ident, SpecError> {
-        self.add_documented(name, schema, schema, location)
+    /// Registers the schema at `location` under the static `name` (made
+    /// unique in `names`), and returns the static's name.
+    pub(super) fn add(
+        &mut self,
+        names: &mut Namespace,
+        name: &str,
+        schema: &Value,
+        location: &str,
+    ) -> Result<syn::Ident, SpecError> {
+        self.add_documented(names, name, schema, schema, location)
     }
 
     /// [`Schemas::add`], documented as `documented` says (dropshot's
@@ -63,12 +70,13 @@ impl Schemas {
     /// is documented, while its text, never null, is checked without it.
     pub(super) fn add_documented(
         &mut self,
+        names: &mut Namespace,
         name: &str,
         documented: &Value,
         validated: &Value,
         location: &str,
     ) -> Result<syn::Ident, SpecError> {
-        let ident = format_ident!("{}", name.to_shouty_snake_case());
+        let ident = names.claim(&name.to_shouty_snake_case());
         let doc = checked_doc(documented, location)?;
         let validation = validation_form(validated);
         self.to_compile.push((validation.clone(), location.to_string()));

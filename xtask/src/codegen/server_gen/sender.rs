@@ -5,12 +5,14 @@
 
 use heck::ToShoutySnakeCase;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::model::Operation;
+use super::namespace::Namespace;
 use crate::codegen::spec::webhooks::Origin;
 
-pub(super) fn sender(operations: &[Operation], origins: &[Origin]) -> TokenStream {
+/// `names`: the module's, where each URL constant is claimed.
+pub(super) fn sender(operations: &[Operation], origins: &[Origin], names: &mut Namespace) -> TokenStream {
     let mut constants = Vec::new();
     let methods = operations.iter().map(|op| {
         let origin = origins
@@ -22,7 +24,7 @@ pub(super) fn sender(operations: &[Operation], origins: &[Origin]) -> TokenStrea
             op.id, op.method
         );
         if let Some(expression) = origin.and_then(|o| o.expression.as_deref()) {
-            let constant = format_ident!("{}_URL", op.id.to_shouty_snake_case());
+            let constant = names.claim(&format!("{}_URL", op.id.to_shouty_snake_case()));
             let constant_doc = format!(
                 "Where `{}` is sent: a URL expression over the request that registered the callback \
                  ([`runtime::webhooks::callback_url`] evaluates it).",
@@ -39,6 +41,11 @@ pub(super) fn sender(operations: &[Operation], origins: &[Origin]) -> TokenStrea
             None => (quote!(), quote!(runtime::webhooks::Payload::None)),
             Some(body) => {
                 let (ty, payload) = match body.kind {
+                    // Several media types of values of their own: bytes of
+                    // the one given.
+                    _ if !body.others.is_empty() => {
+                        (quote!(runtime::Payload), quote!(runtime::webhooks::Payload::Of(body)))
+                    }
                     "Json" | "Form" => {
                         let ty = &body.ty;
                         (quote!(&#ty), quote!(runtime::webhooks::Payload::json(body)))

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 use typify::{TypeSpace, TypeSpaceSettings};
 
+use crate::codegen::bisect;
 use crate::codegen::no_panic::refusing_panics;
 use crate::codegen::schema::{self, COMPONENTS_PREFIX};
 use crate::codegen::spec::{Spec, SpecError, is_error_key, is_error_object, json_content_schema};
@@ -19,6 +20,11 @@ use crate::codegen::type_names;
 /// The Rust types of one spec, as typify reads them.
 pub(super) struct Types {
     space: TypeSpace,
+    /// Components typify sees under another name ([`type_names::component_renames`]).
+    renames: BTreeMap<String, String>,
+    /// The inline schemas whose Rust type is any JSON value, by location
+    /// (`Spec::degraded_inline`).
+    degraded: std::collections::BTreeSet<String>,
 }
 
 impl Types {
@@ -26,30 +32,36 @@ impl Types {
     /// JSON value).
     pub(super) fn new(spec: &Spec) -> Result<Self, SpecError> {
         let mut components = Vec::new();
-        for (name, component) in &distinctly_named(spec) {
+        let named = distinctly_named(spec);
+        let renames = type_names::component_renames(&named);
+        for (name, component) in &named {
             let schema = match spec.degraded.contains_key(name) {
                 true => any_value(),
-                false => to_schemars(component, &format!("components.schemas.{name}"))?,
+                false => to_schemars(&renamed(component, &renames), &format!("components.schemas.{name}"))?,
             };
-            components.push((name.clone(), schema));
+            components.push((renames.get(name).unwrap_or(name).clone(), schema));
         }
-        let space = space_of(components).map_err(|message| SpecError {
-            location: "components.schemas".into(),
-            message,
-        })?;
-        Ok(Types { space })
+        let space = space_of(components).map_err(|message| SpecError::new("components.schemas", message))?;
+        Ok(Types {
+            space,
+            renames,
+            degraded: spec.degraded_inline.keys().cloned().collect(),
+        })
     }
 
     /// The Rust type of `schema` (as the spec writes it), named `name`
-    /// when it needs a type of its own.
+    /// when it needs a type of its own; any JSON value where typify
+    /// cannot map it (`Spec::degraded_inline`: the generation that found
+    /// out left it to the next, [`crate::codegen::until_generated`]).
     pub(super) fn add(&mut self, schema: &Value, name: &str, location: &str) -> Result<TokenStream, SpecError> {
-        let mut apart = schema.clone();
+        if self.degraded.contains(location) {
+            return Ok(quote!(::serde_json::Value));
+        }
+        let mut apart = renamed(schema, &self.renames);
         type_names::fields_apart(&mut apart, &mut false, 0);
-        let typify = to_schemars(&apart, location)?;
-        let error = |e: typify::Error| SpecError {
-            location: location.to_string(),
-            message: format!("typify cannot map this schema: {e}"),
-        };
+        let untypable = |e: SpecError| SpecError::untypable(e.location, e.message);
+        let typify = to_schemars(&apart, location).map_err(untypable)?;
+        let error = |e: typify::Error| SpecError::new(location, format!("typify cannot map this schema: {e}"));
         refusing_panics(location, "typify", || {
             let id = self
                 .space
@@ -57,6 +69,7 @@ impl Types {
                 .map_err(error)?;
             Ok(self.space.get_type(&id).map_err(error)?.ident())
         })
+        .map_err(untypable)
     }
 
     /// Every type, as the `types` module's items.
@@ -80,10 +93,9 @@ fn settings() -> TypeSpaceSettings {
 fn space_of(components: Vec<(String, schemars::schema::Schema)>) -> Result<TypeSpace, String> {
     let mut space = TypeSpace::new(&settings());
     refusing_panics("components.schemas", "typify", || {
-        space.add_ref_types(components).map_err(|e| SpecError {
-            location: "components.schemas".into(),
-            message: format!("typify cannot map these schemas: {e}"),
-        })
+        space
+            .add_ref_types(components)
+            .map_err(|e| SpecError::new("components.schemas", format!("typify cannot map these schemas: {e}")))
     })
     .map_err(|e| e.message)?;
     Ok(space)
@@ -96,34 +108,56 @@ fn any_value() -> schemars::schema::Schema {
 
 /// The component schemas typify cannot map, each with why. typify takes
 /// the components together and fails for all of them at once, without
-/// saying which; each is tried alone, the others standing in as any
-/// value, so that only the ones it cannot map lose their type.
+/// saying which; halving finds the ones it fails for ([`bisect`]), the
+/// others standing in as any value, so that only those lose their type.
 pub fn untypable_components(spec: &Spec) -> BTreeMap<String, String> {
     let mut components = Vec::new();
     let mut unreadable = BTreeMap::new();
-    for (name, component) in &distinctly_named(spec) {
-        match to_schemars(component, "") {
-            Ok(schema) => components.push((name.clone(), schema)),
+    let named = distinctly_named(spec);
+    let renames = type_names::component_renames(&named);
+    // Kept by their written names, given to typify under its own.
+    let mut written = Vec::new();
+    for (name, component) in &named {
+        written.push(name.clone());
+        let typed = renames.get(name).unwrap_or(name).clone();
+        match to_schemars(&renamed(component, &renames), "") {
+            Ok(schema) => components.push((typed, schema)),
             Err(e) => {
                 unreadable.insert(name.clone(), e.message);
-                components.push((name.clone(), any_value()));
+                components.push((typed, any_value()));
             }
         }
     }
-    if space_of(components.clone()).is_ok() {
-        return unreadable;
-    }
-    for (i, (name, _)) in components.iter().enumerate() {
-        let alone = components
-            .iter()
-            .enumerate()
-            .map(|(j, (other, schema))| (other.clone(), if i == j { schema.clone() } else { any_value() }))
+    loop {
+        let message = match space_of(components.clone()) {
+            Ok(_) => return unreadable,
+            Err(message) => message,
+        };
+        let typed: Vec<usize> = (0..components.len())
+            .filter(|i| !unreadable.contains_key(&written[*i]))
             .collect();
-        if let Err(message) = space_of(alone) {
-            unreadable.insert(name.clone(), message);
+        // Only the part's components as they are.
+        let mut fails = |part: &[usize]| {
+            let tried = components
+                .iter()
+                .enumerate()
+                .map(|(i, (name, schema))| match part.contains(&i) {
+                    true => (name.clone(), schema.clone()),
+                    false => (name.clone(), any_value()),
+                })
+                .collect();
+            space_of(tried).is_err()
+        };
+        // A failure none of them causes (were there one) ends here: the
+        // caller's own error then names the document.
+        let Some(part) = bisect::failing_part(&typed, &mut fails) else {
+            return unreadable;
+        };
+        for i in part {
+            unreadable.insert(written[i].clone(), message.clone());
+            components[i].1 = any_value();
         }
     }
-    unreadable
 }
 
 /// The spec's components, each inline schema that typify would name as a
@@ -134,11 +168,16 @@ fn distinctly_named(spec: &Spec) -> serde_json::Map<String, Value> {
     components
 }
 
+/// `schema` with its references to renamed components renamed.
+fn renamed(schema: &Value, renames: &BTreeMap<String, String>) -> Value {
+    let mut schema = schema.clone();
+    type_names::rename_references(&mut schema, renames);
+    schema
+}
+
 fn to_schemars(schema: &Value, location: &str) -> Result<schemars::schema::Schema, SpecError> {
-    serde_json::from_value(schema::typify_form(schema)).map_err(|e| SpecError {
-        location: location.to_string(),
-        message: format!("not a schema typify can read: {e}"),
-    })
+    serde_json::from_value(schema::typify_form(schema))
+        .map_err(|e| SpecError::new(location, format!("not a schema typify can read: {e}")))
 }
 
 /// The type of the errors dropshot and the generated layer send: the
@@ -162,7 +201,12 @@ pub(super) fn error_object(spec: &Spec) -> Result<ErrorObject, SpecError> {
                 && is_error_key(&key)
                 && spec.component_schemas().get(name).is_some_and(is_error_object)
             {
-                let ident = format_ident!("{}", name.to_pascal_case());
+                let renames = type_names::component_renames(&distinctly_named(spec));
+                let typed = renames
+                    .get(name)
+                    .cloned()
+                    .unwrap_or_else(|| type_names::typify_name(name));
+                let ident = format_ident!("{typed}");
                 return Ok(ErrorObject {
                     path: quote!(types::#ident),
                     component: Some(name.to_string()),

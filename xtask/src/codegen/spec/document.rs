@@ -42,6 +42,10 @@ pub struct Spec {
     /// type is `serde_json::Value`, while requests are still validated
     /// against them as written (degrade the type, keep the contract).
     pub degraded: std::collections::BTreeMap<String, String>,
+    /// Inline schemas (of parameters, bodies, responses, headers) that
+    /// typify or progenitor cannot map, by location, with why: degraded
+    /// as components are.
+    pub degraded_inline: std::collections::BTreeMap<String, String>,
 }
 
 /// An operation with its place in the document.

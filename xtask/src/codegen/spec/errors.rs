@@ -11,6 +11,11 @@ pub struct SpecError {
     /// `line L, column C` for a syntax error.
     pub location: String,
     pub message: String,
+    /// The schema at `location` (inline: a parameter's, a body's, a
+    /// response's or a header's) has no Rust type the generator can make:
+    /// degraded to any JSON value, the operation generates
+    /// (`Spec::degraded_inline`), its values still validated as written.
+    pub untypable: bool,
 }
 
 impl SpecError {
@@ -18,6 +23,15 @@ impl SpecError {
         SpecError {
             location: location.into(),
             message: message.into(),
+            untypable: false,
+        }
+    }
+
+    /// [`SpecError::new`], for a schema with no Rust type.
+    pub fn untypable(location: impl Into<String>, message: impl Into<String>) -> Self {
+        SpecError {
+            untypable: true,
+            ..SpecError::new(location, message)
         }
     }
 }
@@ -75,6 +89,17 @@ impl Refusals {
             Ok(value) => Some(value),
             Err(error) => {
                 self.0.push(error);
+                None
+            }
+        }
+    }
+
+    /// [`Refusals::note`], for a result with several errors.
+    pub fn note_all<T>(&mut self, result: Result<T, SpecErrors>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(errors) => {
+                self.0.extend(errors.0);
                 None
             }
         }

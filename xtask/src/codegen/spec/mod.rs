@@ -19,7 +19,10 @@ pub mod media;
 pub mod multipart;
 mod names;
 pub mod openapi31;
+pub mod operation_schemas;
+pub mod parameter_shapes;
 pub mod per_operation;
+mod pointers;
 mod router;
 mod servers;
 pub mod tolerate;
@@ -36,6 +39,7 @@ pub use document::{
     is_error_key, is_error_object, json_content_schema, required_names, schema_type, security_of, status_key,
 };
 pub use errors::{Refusals, SpecError, SpecErrors};
+pub use pointers::pointer_of;
 pub use router::path_variables;
 pub use servers::{base_path, mount_path, server_url};
 
@@ -66,6 +70,7 @@ pub fn parse(text: &str) -> Result<Spec, SpecErrors> {
         json,
         derived_names,
         degraded: Default::default(),
+        degraded_inline: Default::default(),
     };
     checks::check(&spec)?;
     Ok(spec)

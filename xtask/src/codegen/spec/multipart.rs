@@ -3,7 +3,7 @@
 //! the schema of the others, the text fields the handler gets typed
 //! (`runtime::Multipart`). A schema that is itself `format: binary` (as
 //! dropshot writes its multipart bodies) is the whole body: every part is
-//! a file.
+//! a file, as is one that names no part (`{}`).
 
 use serde_json::{Map, Value};
 
@@ -26,7 +26,11 @@ pub enum Multipart<'a> {
 /// The shape of a multipart body of `schema`, or why it has none.
 pub fn multipart<'a>(spec: &'a Spec, schema: &'a Value, location: &str) -> Result<Multipart<'a>, SpecError> {
     let resolved = spec.resolve_schema(schema);
-    if is_binary(resolved) {
+    // A schema that names no part (`{}`, an object of no properties)
+    // allows any: every part a file, as sent.
+    let names_no_part =
+        resolved.get("properties").is_none() && resolved.get("type").is_none_or(|ty| ty.as_str() == Some("object"));
+    if is_binary(resolved) || names_no_part {
         return Ok(Multipart::Whole);
     }
     let Some(properties) = resolved.get("properties").and_then(Value::as_object) else {

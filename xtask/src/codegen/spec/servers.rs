@@ -33,7 +33,9 @@ pub fn server_url(server: &Server, location: &str) -> Result<String, SpecError> 
 }
 
 /// The path the server mounts the API at: the first server's, without a
-/// trailing slash; the root when there is no server. (Other servers whose
+/// trailing slash; the root when there is no server, or when its path
+/// cannot be one (a placeholder such as `/Your API URL`, a variable
+/// without a default: tolerated, with a warning). (Other servers whose
 /// path differs are a design question, which `cargo xtask lint` raises.)
 pub fn mount_path(spec: &Spec) -> String {
     spec.api
@@ -41,7 +43,13 @@ pub fn mount_path(spec: &Spec) -> String {
         .first()
         .and_then(|server| server_url(server, "servers.0").ok())
         .map(|url| base_path(&url))
+        .filter(|path| is_mountable(path))
         .unwrap_or_default()
+}
+
+/// Whether the router can mount every operation under `path`.
+pub fn is_mountable(path: &str) -> bool {
+    !path.contains(['{', '}', ' ']) && !path.contains("//")
 }
 
 /// The path part of a server URL (absolute or relative), without a
@@ -63,26 +71,4 @@ pub fn base_path(url: &str) -> String {
         p if p.starts_with('/') => p.to_string(),
         p => format!("/{p}"),
     }
-}
-
-/// Every server's URL is readable: its variables are declared, and its
-/// path is one the router can mount.
-pub(super) fn check_servers(spec: &Spec) -> Vec<SpecError> {
-    let mut errors = Vec::new();
-    for (i, server) in spec.api.servers.iter().enumerate() {
-        let location = format!("servers.{i}");
-        match server_url(server, &location) {
-            Err(e) => errors.push(e),
-            Ok(url) => {
-                let path = base_path(&url);
-                if path.contains(['{', '}', ' ']) || path.contains("//") {
-                    errors.push(SpecError::new(
-                        format!("{location}.url"),
-                        format!("`{path}` cannot be a base path: the server mounts every operation under it"),
-                    ));
-                }
-            }
-        }
-    }
-    errors
 }

@@ -130,8 +130,22 @@ pub(super) fn media_types(
         .and_then(Value::as_object)
         .filter(|c| c.len() > 1)
     {
+        // XML is read beside JSON or a form of its schema, or alone.
+        let structured = |media_type: &str| {
+            crate::codegen::spec::media::kind(media_type) == crate::codegen::spec::media::MediaKind::Json
+                || crate::codegen::spec::media::essence(media_type) == "application/x-www-form-urlencoded"
+        };
+        let xml_read = |media_type: &str| {
+            let schema = content[media_type].get("schema");
+            let beside: Vec<&Value> = content
+                .iter()
+                .filter(|(other, _)| structured(other))
+                .map(|(_, media)| media)
+                .collect();
+            beside.is_empty() || beside.iter().any(|media| media.get("schema") == schema)
+        };
         for media_type in content.keys() {
-            if !is_readable(media_type) {
+            if !is_readable(media_type) || (crate::codegen::spec::is_xml(media_type) && !xml_read(media_type)) {
                 find(
                     Severity::Warning,
                     format!("{at}.requestBody.content.{media_type}"),

@@ -80,9 +80,9 @@ pub fn generator_findings(text: &str, strict: bool) -> Vec<Finding> {
             for (name, why) in &generated.degraded {
                 findings.push(Finding {
                     severity: Severity::Warning,
-                    location: format!("components.schemas.{name}"),
+                    location: name.clone(),
                     rule: "degraded",
-                    message: format!("any JSON value in Rust, validated as written: {why}"),
+                    message: crate::codegen::degradation(why),
                 });
             }
             for refused in &generated.refused {

@@ -145,6 +145,7 @@ static GET_DATASETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -177,6 +178,7 @@ static GET_DATASET_HMDA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -207,6 +209,7 @@ static GET_CONCEPT_HMDA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "concept",
+            key: "concept",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -220,6 +223,7 @@ static GET_CONCEPT_HMDA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -250,6 +254,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slice",
+            key: "slice",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -260,6 +265,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "$select",
+            key: "$select",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -272,6 +278,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "$where",
+            key: "$where",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -284,6 +291,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "$group",
+            key: "$group",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -296,6 +304,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "$limit",
+            key: "$limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -308,6 +317,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "$offset",
+            key: "$offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -318,6 +328,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "$orderBy",
+            key: "$orderBy",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -330,6 +341,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "$callback",
+            key: "$callback",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -345,6 +357,7 @@ static QUERY_SLICE_HMDA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -380,6 +393,7 @@ static GET_SLICE_METADATA_HMDA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slice",
+            key: "slice",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -393,6 +407,7 @@ static GET_SLICE_METADATA_HMDA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -423,6 +438,7 @@ static GET_DATASET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "dataset",
+            key: "dataset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -436,6 +452,7 @@ static GET_DATASET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],

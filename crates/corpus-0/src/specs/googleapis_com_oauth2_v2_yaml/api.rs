@@ -629,6 +629,7 @@ static OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -639,6 +640,7 @@ static OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -651,6 +653,7 @@ static OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -663,6 +666,7 @@ static OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -675,6 +679,7 @@ static OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -687,6 +692,7 @@ static OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -699,6 +705,7 @@ static OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -714,6 +721,7 @@ static OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -749,6 +757,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -759,6 +768,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -771,6 +781,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -783,6 +794,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -795,6 +807,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -807,6 +820,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -819,6 +833,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -831,6 +846,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -841,6 +857,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id_token",
+            key: "id_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -851,6 +868,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "token_handle",
+            key: "token_handle",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -864,6 +882,7 @@ static OAUTH2_TOKENINFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -948,6 +967,7 @@ static OAUTH2_USERINFO_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -958,6 +978,7 @@ static OAUTH2_USERINFO_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -970,6 +991,7 @@ static OAUTH2_USERINFO_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -982,6 +1004,7 @@ static OAUTH2_USERINFO_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -994,6 +1017,7 @@ static OAUTH2_USERINFO_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1006,6 +1030,7 @@ static OAUTH2_USERINFO_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1018,6 +1043,7 @@ static OAUTH2_USERINFO_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1033,6 +1059,7 @@ static OAUTH2_USERINFO_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1117,6 +1144,7 @@ static OAUTH2_USERINFO_V2_ME_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1127,6 +1155,7 @@ static OAUTH2_USERINFO_V2_ME_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1139,6 +1168,7 @@ static OAUTH2_USERINFO_V2_ME_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1151,6 +1181,7 @@ static OAUTH2_USERINFO_V2_ME_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1163,6 +1194,7 @@ static OAUTH2_USERINFO_V2_ME_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1175,6 +1207,7 @@ static OAUTH2_USERINFO_V2_ME_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1187,6 +1220,7 @@ static OAUTH2_USERINFO_V2_ME_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1202,6 +1236,7 @@ static OAUTH2_USERINFO_V2_ME_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",

@@ -1578,6 +1578,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "geomarkUrl",
+            key: "geomarkUrl",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1590,6 +1591,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "resultFormat",
+            key: "resultFormat",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1602,6 +1604,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "allowOverlap",
+            key: "allowOverlap",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1614,6 +1617,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "callback",
+            key: "callback",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1626,6 +1630,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "redirectUrl",
+            key: "redirectUrl",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1638,6 +1643,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "failureRedirectUrl",
+            key: "failureRedirectUrl",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1650,6 +1656,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bufferMetres",
+            key: "bufferMetres",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1662,6 +1669,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bufferJoin",
+            key: "bufferJoin",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1674,6 +1682,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bufferCap",
+            key: "bufferCap",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1686,6 +1695,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bufferMitreLimit",
+            key: "bufferMitreLimit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1698,6 +1708,7 @@ static POST_GEOMARKS_COPY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bufferSegments",
+            key: "bufferSegments",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1749,6 +1760,7 @@ static POST_GEOMARKS_NEW: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_GEOMARKS_NEW_BODY,
@@ -1774,6 +1786,7 @@ static POST_GEOMARKS_NEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "If the geomark was created and a redirectUrl was specified then the response will redirect to the redirectUrl with the query string parameters geomarkId and geomarkUrl of the created geomark. If the geomark was created and a redirectUrl was NOT specified then the response will redirect to the geomark info resource of the created geomark. If resultFormat was specified then the redirect will be to the geomark info resource for that file format. If the resultFormat was 'json' and a callback was specified the the callback query string parameter will be added to the URL. If there was an error creating the geomark and a failureRedirectUrl was specified then the response will be redirected to the failureRedirectUrl with a <fieldName>_Error query string parameter with the error message. Otherwise one of the 400 status codes below will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1815,6 +1828,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION: runtime::Operation = ru
     parameters: &[
         runtime::Parameter {
             name: "geomarkId",
+            key: "geomarkId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1827,6 +1841,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION: runtime::Operation = ru
         },
         runtime::Parameter {
             name: "fileFormatExtension",
+            key: "fileFormatExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1839,6 +1854,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION: runtime::Operation = ru
         },
         runtime::Parameter {
             name: "srid",
+            key: "srid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1854,6 +1870,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION: runtime::Operation = ru
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The geomark will be returned in the body of the HTTP response encoded in the requested file format.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1900,6 +1917,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION: runtime::O
     parameters: &[
         runtime::Parameter {
             name: "geomarkId",
+            key: "geomarkId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1912,6 +1930,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION: runtime::O
         },
         runtime::Parameter {
             name: "fileFormatExtension",
+            key: "fileFormatExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1924,6 +1943,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION: runtime::O
         },
         runtime::Parameter {
             name: "srid",
+            key: "srid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1939,6 +1959,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION: runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The geomark will be returned in the body of the HTTP response encoded in the requested file format.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1985,6 +2006,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION: runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "geomarkId",
+            key: "geomarkId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1997,6 +2019,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION: runtime::Operat
         },
         runtime::Parameter {
             name: "fileFormatExtension",
+            key: "fileFormatExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2009,6 +2032,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION: runtime::Operat
         },
         runtime::Parameter {
             name: "srid",
+            key: "srid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2024,6 +2048,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION: runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The geomark will be returned in the body of the HTTP response encoded in the requested file format.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2070,6 +2095,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION: runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "geomarkId",
+            key: "geomarkId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2082,6 +2108,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION: runtime::Operatio
         },
         runtime::Parameter {
             name: "fileFormatExtension",
+            key: "fileFormatExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2094,6 +2121,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION: runtime::Operatio
         },
         runtime::Parameter {
             name: "srid",
+            key: "srid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2109,6 +2137,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION: runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The geomark will be returned in the body of the HTTP response encoded in the requested file format.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2155,6 +2184,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION: runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "geomarkId",
+            key: "geomarkId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2167,6 +2197,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION: runtime::Operatio
         },
         runtime::Parameter {
             name: "fileFormatExtension",
+            key: "fileFormatExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2179,6 +2210,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION: runtime::Operatio
         },
         runtime::Parameter {
             name: "srid",
+            key: "srid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2194,6 +2226,7 @@ static GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION: runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The geomark will be returned in the body of the HTTP response encoded in the requested file format.",
             content: ::std::option::Option::None,
             headers: &[],

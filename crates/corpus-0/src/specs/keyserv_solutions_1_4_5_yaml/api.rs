@@ -1185,6 +1185,7 @@ static KEYS_API_CURRENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1198,6 +1199,7 @@ static KEYS_API_CURRENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1233,6 +1235,7 @@ static KEYS_API_CUSTOM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1246,6 +1249,7 @@ static KEYS_API_CUSTOM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/octet-stream",
@@ -1281,6 +1285,7 @@ static KEYS_API_EXPIRY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1294,6 +1299,7 @@ static KEYS_API_EXPIRY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1329,6 +1335,7 @@ static KEYS_API_FIND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1342,6 +1349,7 @@ static KEYS_API_FIND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1379,6 +1387,7 @@ static PRODUCTS_API_PATCH_PRODUCT2: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PRODUCTS_API_PATCH_PRODUCT2_BODY,
@@ -1389,6 +1398,7 @@ static PRODUCTS_API_PATCH_PRODUCT2: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1421,6 +1431,7 @@ static PRODUCTS_API_PATCH_PRODUCT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PRODUCTS_API_PATCH_PRODUCT_BODY,
@@ -1431,6 +1442,7 @@ static PRODUCTS_API_PATCH_PRODUCT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1463,6 +1475,7 @@ static PRODUCTS_API_COUNT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PRODUCTS_API_COUNT_BODY,
@@ -1473,6 +1486,7 @@ static PRODUCTS_API_COUNT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1508,6 +1522,7 @@ static PRODUCTS_API_FIND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1521,6 +1536,7 @@ static PRODUCTS_API_FIND: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PRODUCTS_API_FIND_BODY,
@@ -1531,6 +1547,7 @@ static PRODUCTS_API_FIND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1566,6 +1583,7 @@ static PRODUCTS_API_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1579,6 +1597,7 @@ static PRODUCTS_API_LIST: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PRODUCTS_API_LIST_BODY,
@@ -1589,6 +1608,7 @@ static PRODUCTS_API_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1626,6 +1646,7 @@ static PRODUCTS_API_SAVE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PRODUCTS_API_SAVE_BODY,
@@ -1636,6 +1657,7 @@ static PRODUCTS_API_SAVE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1671,6 +1693,7 @@ static PRODUCTS_API_DELETE_PRODUCT2: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Api-Key",
+            key: "X-Api-Key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1681,6 +1704,7 @@ static PRODUCTS_API_DELETE_PRODUCT2: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1694,6 +1718,7 @@ static PRODUCTS_API_DELETE_PRODUCT2: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1724,6 +1749,7 @@ static PRODUCTS_API_DELETE_PRODUCT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Api-Key",
+            key: "X-Api-Key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1734,6 +1760,7 @@ static PRODUCTS_API_DELETE_PRODUCT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1747,6 +1774,7 @@ static PRODUCTS_API_DELETE_PRODUCT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1779,6 +1807,7 @@ static SUBSCRIPTIONS_API_PUT_SUBSCRIPTION: runtime::Operation = runtime::Operati
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_PUT_SUBSCRIPTION_BODY,
@@ -1789,6 +1818,7 @@ static SUBSCRIPTIONS_API_PUT_SUBSCRIPTION: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1821,6 +1851,7 @@ static SUBSCRIPTIONS_API_PUT_SUBSCRIPTION2: runtime::Operation = runtime::Operat
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_PUT_SUBSCRIPTION2_BODY,
@@ -1831,6 +1862,7 @@ static SUBSCRIPTIONS_API_PUT_SUBSCRIPTION2: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1863,6 +1895,7 @@ static SUBSCRIPTIONS_API_COUNT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_COUNT_BODY,
@@ -1873,6 +1906,7 @@ static SUBSCRIPTIONS_API_COUNT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1910,6 +1944,7 @@ static SUBSCRIPTIONS_API_DISABLE2: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_DISABLE2_BODY,
@@ -1920,6 +1955,7 @@ static SUBSCRIPTIONS_API_DISABLE2: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1952,6 +1988,7 @@ static SUBSCRIPTIONS_API_DISABLE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_DISABLE_BODY,
@@ -1962,6 +1999,7 @@ static SUBSCRIPTIONS_API_DISABLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1994,6 +2032,7 @@ static SUBSCRIPTIONS_API_ENABLE2: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_ENABLE2_BODY,
@@ -2004,6 +2043,7 @@ static SUBSCRIPTIONS_API_ENABLE2: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2036,6 +2076,7 @@ static SUBSCRIPTIONS_API_ENABLE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_ENABLE_BODY,
@@ -2046,6 +2087,7 @@ static SUBSCRIPTIONS_API_ENABLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2078,6 +2120,7 @@ static SUBSCRIPTIONS_API_FIND: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_FIND_BODY,
@@ -2088,6 +2131,7 @@ static SUBSCRIPTIONS_API_FIND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2123,6 +2167,7 @@ static SUBSCRIPTIONS_API_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2136,6 +2181,7 @@ static SUBSCRIPTIONS_API_LIST: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_LIST_BODY,
@@ -2146,6 +2192,7 @@ static SUBSCRIPTIONS_API_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2183,6 +2230,7 @@ static SUBSCRIPTIONS_API_SAVE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUBSCRIPTIONS_API_SAVE_BODY,
@@ -2193,6 +2241,7 @@ static SUBSCRIPTIONS_API_SAVE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2228,6 +2277,7 @@ static SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2: runtime::Operation = runtime::Ope
     parameters: &[
         runtime::Parameter {
             name: "X-Api-Key",
+            key: "X-Api-Key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2238,6 +2288,7 @@ static SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2: runtime::Operation = runtime::Ope
         },
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2248,6 +2299,7 @@ static SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2: runtime::Operation = runtime::Ope
         },
         runtime::Parameter {
             name: "keep",
+            key: "keep",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2261,6 +2313,7 @@ static SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2: runtime::Operation = runtime::Ope
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2291,6 +2344,7 @@ static SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "X-Api-Key",
+            key: "X-Api-Key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2301,6 +2355,7 @@ static SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2311,6 +2366,7 @@ static SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "keep",
+            key: "keep",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2324,6 +2380,7 @@ static SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[],

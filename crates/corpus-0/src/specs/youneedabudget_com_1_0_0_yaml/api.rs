@@ -4005,6 +4005,7 @@ static GET_BUDGETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "include_accounts",
+            key: "include_accounts",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -4020,6 +4021,7 @@ static GET_BUDGETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of budgets",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4088,6 +4090,7 @@ static GET_BUDGET_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4100,6 +4103,7 @@ static GET_BUDGET_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4115,6 +4119,7 @@ static GET_BUDGET_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested budget",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4183,6 +4188,7 @@ static GET_ACCOUNTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4195,6 +4201,7 @@ static GET_ACCOUNTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4210,6 +4217,7 @@ static GET_ACCOUNTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of requested accounts",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4278,6 +4286,7 @@ static CREATE_ACCOUNT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4293,6 +4302,7 @@ static CREATE_ACCOUNT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The account to create."),
         schema: &CREATE_ACCOUNT_BODY,
@@ -4303,6 +4313,7 @@ static CREATE_ACCOUNT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The account was successfully created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4361,6 +4372,7 @@ static GET_ACCOUNT_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4373,6 +4385,7 @@ static GET_ACCOUNT_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "account_id",
+            key: "account_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4386,6 +4399,7 @@ static GET_ACCOUNT_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested account",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4454,6 +4468,7 @@ static GET_TRANSACTIONS_BY_ACCOUNT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4466,6 +4481,7 @@ static GET_TRANSACTIONS_BY_ACCOUNT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "account_id",
+            key: "account_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4476,6 +4492,7 @@ static GET_TRANSACTIONS_BY_ACCOUNT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_date",
+            key: "since_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4488,6 +4505,7 @@ static GET_TRANSACTIONS_BY_ACCOUNT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4500,6 +4518,7 @@ static GET_TRANSACTIONS_BY_ACCOUNT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4515,6 +4534,7 @@ static GET_TRANSACTIONS_BY_ACCOUNT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of requested transactions",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4583,6 +4603,7 @@ static GET_CATEGORIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4595,6 +4616,7 @@ static GET_CATEGORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4610,6 +4632,7 @@ static GET_CATEGORIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The categories grouped by category group",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4678,6 +4701,7 @@ static GET_CATEGORY_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4690,6 +4714,7 @@ static GET_CATEGORY_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category_id",
+            key: "category_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4703,6 +4728,7 @@ static GET_CATEGORY_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested category",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4771,6 +4797,7 @@ static GET_TRANSACTIONS_BY_CATEGORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4783,6 +4810,7 @@ static GET_TRANSACTIONS_BY_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category_id",
+            key: "category_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4793,6 +4821,7 @@ static GET_TRANSACTIONS_BY_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_date",
+            key: "since_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4805,6 +4834,7 @@ static GET_TRANSACTIONS_BY_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4817,6 +4847,7 @@ static GET_TRANSACTIONS_BY_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4832,6 +4863,7 @@ static GET_TRANSACTIONS_BY_CATEGORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of requested transactions",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4900,6 +4932,7 @@ static GET_BUDGET_MONTHS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4912,6 +4945,7 @@ static GET_BUDGET_MONTHS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4927,6 +4961,7 @@ static GET_BUDGET_MONTHS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of budget months",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4995,6 +5030,7 @@ static GET_BUDGET_MONTH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5007,6 +5043,7 @@ static GET_BUDGET_MONTH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "month",
+            key: "month",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5022,6 +5059,7 @@ static GET_BUDGET_MONTH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The budget month detail",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5090,6 +5128,7 @@ static GET_MONTH_CATEGORY_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5102,6 +5141,7 @@ static GET_MONTH_CATEGORY_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "month",
+            key: "month",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5114,6 +5154,7 @@ static GET_MONTH_CATEGORY_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category_id",
+            key: "category_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5127,6 +5168,7 @@ static GET_MONTH_CATEGORY_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested month category",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5195,6 +5237,7 @@ static UPDATE_MONTH_CATEGORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5207,6 +5250,7 @@ static UPDATE_MONTH_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "month",
+            key: "month",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5219,6 +5263,7 @@ static UPDATE_MONTH_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category_id",
+            key: "category_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5232,6 +5277,7 @@ static UPDATE_MONTH_CATEGORY: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The category to update.  Only `budgeted` amount can be updated and any other fields specified will be ignored.",
@@ -5244,6 +5290,7 @@ static UPDATE_MONTH_CATEGORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The month category was successfully updated",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5302,6 +5349,7 @@ static GET_PAYEE_LOCATIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5317,6 +5365,7 @@ static GET_PAYEE_LOCATIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of payee locations",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5385,6 +5434,7 @@ static GET_PAYEE_LOCATION_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5397,6 +5447,7 @@ static GET_PAYEE_LOCATION_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "payee_location_id",
+            key: "payee_location_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5410,6 +5461,7 @@ static GET_PAYEE_LOCATION_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The payee location",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5478,6 +5530,7 @@ static GET_PAYEES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5490,6 +5543,7 @@ static GET_PAYEES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5505,6 +5559,7 @@ static GET_PAYEES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested list of payees",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5573,6 +5628,7 @@ static GET_PAYEE_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5585,6 +5641,7 @@ static GET_PAYEE_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "payee_id",
+            key: "payee_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5598,6 +5655,7 @@ static GET_PAYEE_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested payee",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5666,6 +5724,7 @@ static GET_PAYEE_LOCATIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5678,6 +5737,7 @@ static GET_PAYEE_LOCATIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "payee_id",
+            key: "payee_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5691,6 +5751,7 @@ static GET_PAYEE_LOCATIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of requested payee locations",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5759,6 +5820,7 @@ static GET_TRANSACTIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5771,6 +5833,7 @@ static GET_TRANSACTIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "payee_id",
+            key: "payee_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5781,6 +5844,7 @@ static GET_TRANSACTIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_date",
+            key: "since_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5793,6 +5857,7 @@ static GET_TRANSACTIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5805,6 +5870,7 @@ static GET_TRANSACTIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5820,6 +5886,7 @@ static GET_TRANSACTIONS_BY_PAYEE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of requested transactions",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5888,6 +5955,7 @@ static GET_SCHEDULED_TRANSACTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5900,6 +5968,7 @@ static GET_SCHEDULED_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5915,6 +5984,7 @@ static GET_SCHEDULED_TRANSACTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of requested scheduled transactions",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5983,6 +6053,7 @@ static GET_SCHEDULED_TRANSACTION_BY_ID: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5995,6 +6066,7 @@ static GET_SCHEDULED_TRANSACTION_BY_ID: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "scheduled_transaction_id",
+            key: "scheduled_transaction_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6010,6 +6082,7 @@ static GET_SCHEDULED_TRANSACTION_BY_ID: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested Scheduled Transaction",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6078,6 +6151,7 @@ static GET_BUDGET_SETTINGS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6093,6 +6167,7 @@ static GET_BUDGET_SETTINGS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested budget settings",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6161,6 +6236,7 @@ static GET_TRANSACTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6173,6 +6249,7 @@ static GET_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_date",
+            key: "since_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6185,6 +6262,7 @@ static GET_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6197,6 +6275,7 @@ static GET_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "last_knowledge_of_server",
+            key: "last_knowledge_of_server",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6212,6 +6291,7 @@ static GET_TRANSACTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of requested transactions",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6280,6 +6360,7 @@ static CREATE_TRANSACTION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6295,6 +6376,7 @@ static CREATE_TRANSACTION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The transaction or transactions to create.  To create a single transaction you can specify a value for the `transaction` object and to create multiple transactions you can specify an array of `transactions`.  It is expected that you will only provide a value for one of these objects.",
@@ -6307,6 +6389,7 @@ static CREATE_TRANSACTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The transaction or transactions were successfully created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6375,6 +6458,7 @@ static UPDATE_TRANSACTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6390,6 +6474,7 @@ static UPDATE_TRANSACTIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The transactions to update. Each transaction must have either an `id` or `import_id` specified. If `id` is specified as null an `import_id` value can be provided which will allow transaction(s) to be updated by their `import_id`. If an `id` is specified, it will always be used for lookup.",
@@ -6402,6 +6487,7 @@ static UPDATE_TRANSACTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 209u16,
+            last: 209u16,
             description: "The transactions were successfully updated",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6460,6 +6546,7 @@ static BULK_CREATE_TRANSACTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6475,6 +6562,7 @@ static BULK_CREATE_TRANSACTIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The list of transactions to create"),
         schema: &BULK_CREATE_TRANSACTIONS_BODY,
@@ -6485,6 +6573,7 @@ static BULK_CREATE_TRANSACTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The bulk request was processed successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6543,6 +6632,7 @@ static IMPORT_TRANSACTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6558,6 +6648,7 @@ static IMPORT_TRANSACTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful but there were no transactions to import",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6569,6 +6660,7 @@ static IMPORT_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "One or more transactions were imported successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6627,6 +6719,7 @@ static GET_TRANSACTION_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6639,6 +6732,7 @@ static GET_TRANSACTION_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "transaction_id",
+            key: "transaction_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6652,6 +6746,7 @@ static GET_TRANSACTION_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The requested transaction",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6720,6 +6815,7 @@ static UPDATE_TRANSACTION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "budget_id",
+            key: "budget_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6732,6 +6828,7 @@ static UPDATE_TRANSACTION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "transaction_id",
+            key: "transaction_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6745,6 +6842,7 @@ static UPDATE_TRANSACTION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The transaction to update"),
         schema: &UPDATE_TRANSACTION_BODY,
@@ -6755,6 +6853,7 @@ static UPDATE_TRANSACTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The transaction was successfully updated",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6815,6 +6914,7 @@ static GET_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The user info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -2230,6 +2230,11 @@ static UPLOAD_PART_PARAM_CONTENT_RANGE: runtime::Schema = runtime::Schema::new(
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
 );
+static UPLOAD_PART_BODY_2: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"byte\",\"type\":\"string\"}",
+    ::std::option::Option::Some("{\"format\":\"byte\",\"type\":\"string\"}"),
+);
 static UPLOAD_PART_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"byte\",\"type\":\"string\"}",
@@ -2472,6 +2477,7 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPLOAD_FILE_BODY,
@@ -2482,6 +2488,7 @@ static UPLOAD_FILE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The upload would be successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2551,6 +2558,7 @@ static CREATE_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_UPLOAD_SESSION_BODY,
@@ -2561,6 +2569,7 @@ static CREATE_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The upload session creation would be successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2658,6 +2667,7 @@ static GET_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "SESSION_ID",
+            key: "SESSION_ID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2671,6 +2681,7 @@ static GET_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Get would be successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2738,6 +2749,7 @@ static UPLOAD_PART: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "SESSION_ID",
+            key: "SESSION_ID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2748,6 +2760,7 @@ static UPLOAD_PART: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Digest",
+            key: "Digest",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2760,6 +2773,7 @@ static UPLOAD_PART: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Content-Range",
+            key: "Content-Range",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2775,6 +2789,9 @@ static UPLOAD_PART: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[
+            ("application/octet-stream", runtime::BodyKind::Binary, &UPLOAD_PART_BODY_2),
+        ],
         required: true,
         description: ::std::option::Option::Some("Part bytes"),
         schema: &UPLOAD_PART_BODY,
@@ -2785,6 +2802,7 @@ static UPLOAD_PART: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Part upload would be successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2882,6 +2900,7 @@ static ABORT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "SESSION_ID",
+            key: "SESSION_ID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2895,6 +2914,7 @@ static ABORT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Abort would be successful",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2957,6 +2977,7 @@ static COMMIT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "SESSION_ID",
+            key: "SESSION_ID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2967,6 +2988,7 @@ static COMMIT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Digest",
+            key: "Digest",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2979,6 +3001,7 @@ static COMMIT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Match",
+            key: "If-Match",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2991,6 +3014,7 @@ static COMMIT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Non-Match",
+            key: "If-Non-Match",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3006,6 +3030,7 @@ static COMMIT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &COMMIT_UPLOAD_SESSION_BODY,
@@ -3016,6 +3041,7 @@ static COMMIT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The file has been committed successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3027,6 +3053,7 @@ static COMMIT_UPLOAD_SESSION: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "All parts have been uploaded but not yet processed. Use Get Upload Session API to get more information about the progress of processing the parts. Retry commit afterwards",
             content: ::std::option::Option::None,
             headers: &[
@@ -3128,6 +3155,7 @@ static LIST_PARTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "SESSION_ID",
+            key: "SESSION_ID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3138,6 +3166,7 @@ static LIST_PARTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3150,6 +3179,7 @@ static LIST_PARTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3165,6 +3195,7 @@ static LIST_PARTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List would be successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3232,6 +3263,7 @@ static UPLOAD_FILE_VERSION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "FILE_ID",
+            key: "FILE_ID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3242,6 +3274,7 @@ static UPLOAD_FILE_VERSION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Match",
+            key: "If-Match",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3257,6 +3290,7 @@ static UPLOAD_FILE_VERSION: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPLOAD_FILE_VERSION_BODY,
@@ -3267,6 +3301,7 @@ static UPLOAD_FILE_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The upload would be successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3324,6 +3359,7 @@ static CREATE_UPLOAD_SESSION_NEW_VERSION: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "FILE_ID",
+            key: "FILE_ID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3337,6 +3373,7 @@ static CREATE_UPLOAD_SESSION_NEW_VERSION: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_UPLOAD_SESSION_NEW_VERSION_BODY,
@@ -3347,6 +3384,7 @@ static CREATE_UPLOAD_SESSION_NEW_VERSION: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The upload session creation would be successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4058,7 +4096,7 @@ Upload a part of the file to this session.*/
         caller: &Self::Principal,
         session_id: ::std::string::String,
         params: UploadPartParams,
-        body: ::std::string::String,
+        body: runtime::Payload,
     ) -> impl ::std::future::Future<Output = UploadPartResponse> + Send;
     /**Abort Upload Session
 
@@ -4296,10 +4334,7 @@ impl<H: Box20UploadsHandlers> StrictServer<H> {
                         return runtime::Reply::problem(400, problem);
                     }
                 };
-                let body = match body
-                    .decode::<::std::string::String>()
-                    .and_then(runtime::required)
-                {
+                let body = match body.payload().and_then(runtime::required) {
                     ::std::result::Result::Ok(body) => body,
                     ::std::result::Result::Err(rejection) => {
                         return runtime::Reply::problem(

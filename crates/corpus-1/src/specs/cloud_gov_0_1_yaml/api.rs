@@ -116,6 +116,7 @@ static LIST_CONTRACTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "duns",
+            key: "duns",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -128,6 +129,7 @@ static LIST_CONTRACTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "naics",
+            key: "naics",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -140,6 +142,7 @@ static LIST_CONTRACTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort",
+            key: "sort",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -152,6 +155,7 @@ static LIST_CONTRACTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "direction",
+            key: "direction",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -164,6 +168,7 @@ static LIST_CONTRACTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -179,6 +184,7 @@ static LIST_CONTRACTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -211,6 +217,7 @@ static METADATA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -243,6 +250,7 @@ static LIST_NAICS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -273,6 +281,7 @@ static GET_VENDOR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "duns",
+            key: "duns",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -288,6 +297,7 @@ static GET_VENDOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -318,6 +328,7 @@ static LIST_VENDORS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "naics",
+            key: "naics",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -330,6 +341,7 @@ static LIST_VENDORS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "setasides",
+            key: "setasides",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -342,6 +354,7 @@ static LIST_VENDORS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vehicle",
+            key: "vehicle",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -357,6 +370,7 @@ static LIST_VENDORS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],

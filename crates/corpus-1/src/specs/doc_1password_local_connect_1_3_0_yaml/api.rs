@@ -2770,6 +2770,7 @@ static GET_API_ACTIVITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2782,6 +2783,7 @@ static GET_API_ACTIVITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2797,6 +2799,7 @@ static GET_API_ACTIVITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2854,6 +2857,7 @@ static GET_SERVER_HEALTH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2891,6 +2895,7 @@ static GET_HEARTBEAT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/plain",
@@ -2928,6 +2933,7 @@ static GET_PROMETHEUS_METRICS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successfully returned Prometheus metrics",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/plain",
@@ -2974,6 +2980,7 @@ static GET_VAULTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2989,6 +2996,7 @@ static GET_VAULTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3046,6 +3054,7 @@ static GET_VAULT_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3061,6 +3070,7 @@ static GET_VAULT_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3138,6 +3148,7 @@ static GET_VAULT_ITEMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3150,6 +3161,7 @@ static GET_VAULT_ITEMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3165,6 +3177,7 @@ static GET_VAULT_ITEMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3232,6 +3245,7 @@ static CREATE_VAULT_ITEM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3247,6 +3261,7 @@ static CREATE_VAULT_ITEM: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_VAULT_ITEM_BODY,
@@ -3257,6 +3272,7 @@ static CREATE_VAULT_ITEM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3344,6 +3360,7 @@ static GET_VAULT_ITEM_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3356,6 +3373,7 @@ static GET_VAULT_ITEM_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "itemUuid",
+            key: "itemUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3369,6 +3387,7 @@ static GET_VAULT_ITEM_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3446,6 +3465,7 @@ static UPDATE_VAULT_ITEM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3456,6 +3476,7 @@ static UPDATE_VAULT_ITEM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "itemUuid",
+            key: "itemUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3469,6 +3490,7 @@ static UPDATE_VAULT_ITEM: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_VAULT_ITEM_BODY,
@@ -3479,6 +3501,7 @@ static UPDATE_VAULT_ITEM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3566,6 +3589,7 @@ static DELETE_VAULT_ITEM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3578,6 +3602,7 @@ static DELETE_VAULT_ITEM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "itemUuid",
+            key: "itemUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3591,6 +3616,7 @@ static DELETE_VAULT_ITEM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Successfully deleted an item",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3663,6 +3689,7 @@ static PATCH_VAULT_ITEM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3675,6 +3702,7 @@ static PATCH_VAULT_ITEM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "itemUuid",
+            key: "itemUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3688,6 +3716,7 @@ static PATCH_VAULT_ITEM: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PATCH_VAULT_ITEM_BODY,
@@ -3698,6 +3727,7 @@ static PATCH_VAULT_ITEM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK - Item updated. If no Patch operations were provided, Item is unmodified.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3775,6 +3805,7 @@ static GET_ITEM_FILES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3787,6 +3818,7 @@ static GET_ITEM_FILES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "itemUuid",
+            key: "itemUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3799,6 +3831,7 @@ static GET_ITEM_FILES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "inline_files",
+            key: "inline_files",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3814,6 +3847,7 @@ static GET_ITEM_FILES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3891,6 +3925,7 @@ static GET_DETAILS_OF_FILE_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3903,6 +3938,7 @@ static GET_DETAILS_OF_FILE_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "itemUuid",
+            key: "itemUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3915,6 +3951,7 @@ static GET_DETAILS_OF_FILE_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fileUuid",
+            key: "fileUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3925,6 +3962,7 @@ static GET_DETAILS_OF_FILE_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "inline_files",
+            key: "inline_files",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3940,6 +3978,7 @@ static GET_DETAILS_OF_FILE_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4027,6 +4066,7 @@ static DOWNLOAD_FILE_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vaultUuid",
+            key: "vaultUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4039,6 +4079,7 @@ static DOWNLOAD_FILE_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "itemUuid",
+            key: "itemUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4051,6 +4092,7 @@ static DOWNLOAD_FILE_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fileUuid",
+            key: "fileUuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4066,6 +4108,7 @@ static DOWNLOAD_FILE_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/octet-stream",

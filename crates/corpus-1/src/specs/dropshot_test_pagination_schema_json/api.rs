@@ -197,6 +197,7 @@ static HANDLER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "garbage_goes_in",
+            key: "garbage_goes_in",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -207,6 +208,7 @@ static HANDLER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -219,6 +221,7 @@ static HANDLER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -234,6 +237,7 @@ static HANDLER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -334,6 +334,7 @@ static GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN: runtime::Operation = r
     parameters: &[
         runtime::Parameter {
             name: "token",
+            key: "token",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -347,6 +348,7 @@ static GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN: runtime::Operation = r
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -393,6 +395,7 @@ static GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN: runtime::Operation =
     parameters: &[
         runtime::Parameter {
             name: "token",
+            key: "token",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -406,6 +409,7 @@ static GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN: runtime::Operation =
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -452,6 +456,7 @@ static DELETE_OAUTH_V1_REFRESH_TOKENS_TOKEN_ARCHIVE_REFRESH_TOKEN: runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "token",
+            key: "token",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -501,6 +506,7 @@ static POST_OAUTH_V1_TOKEN_CREATE_TOKEN: runtime::Operation = runtime::Operation
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_OAUTH_V1_TOKEN_CREATE_TOKEN_BODY,
@@ -518,6 +524,7 @@ static POST_OAUTH_V1_TOKEN_CREATE_TOKEN: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

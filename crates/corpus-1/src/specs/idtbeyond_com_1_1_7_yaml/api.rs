@@ -468,6 +468,7 @@ static GET_IATU_BALANCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -480,6 +481,7 @@ static GET_IATU_BALANCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -495,6 +497,7 @@ static GET_IATU_BALANCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful balance JSON response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -525,6 +528,7 @@ static GET_IATU_CHARGES_REPORTS_ALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -537,6 +541,7 @@ static GET_IATU_CHARGES_REPORTS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -549,6 +554,7 @@ static GET_IATU_CHARGES_REPORTS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date_from",
+            key: "date_from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -561,6 +567,7 @@ static GET_IATU_CHARGES_REPORTS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date_to",
+            key: "date_to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -576,6 +583,7 @@ static GET_IATU_CHARGES_REPORTS_ALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful charges JSON response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -606,6 +614,7 @@ static GET_IATU_CHARGES_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -618,6 +627,7 @@ static GET_IATU_CHARGES_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -630,6 +640,7 @@ static GET_IATU_CHARGES_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "date_from",
+            key: "date_from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -642,6 +653,7 @@ static GET_IATU_CHARGES_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "date_to",
+            key: "date_to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -657,6 +669,7 @@ static GET_IATU_CHARGES_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful charges CSV response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -687,6 +700,7 @@ static GET_IATU_NUMBER_VALIDATOR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -699,6 +713,7 @@ static GET_IATU_NUMBER_VALIDATOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -711,6 +726,7 @@ static GET_IATU_NUMBER_VALIDATOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "country_code",
+            key: "country_code",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -723,6 +739,7 @@ static GET_IATU_NUMBER_VALIDATOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "mobile_number",
+            key: "mobile_number",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -738,6 +755,7 @@ static GET_IATU_NUMBER_VALIDATOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Local value response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -768,6 +786,7 @@ static GET_IATU_PRODUCTS_PROMOTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -780,6 +799,7 @@ static GET_IATU_PRODUCTS_PROMOTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -795,6 +815,7 @@ static GET_IATU_PRODUCTS_PROMOTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful Promotions JSON response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -825,6 +846,7 @@ static GET_IATU_PRODUCTS_REPORTS_ALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -837,6 +859,7 @@ static GET_IATU_PRODUCTS_REPORTS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -852,6 +875,7 @@ static GET_IATU_PRODUCTS_REPORTS_ALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Products JSON response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -882,6 +906,7 @@ static GET_IATU_PRODUCTS_REPORTS_ALL_CSV: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -894,6 +919,7 @@ static GET_IATU_PRODUCTS_REPORTS_ALL_CSV: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -909,6 +935,7 @@ static GET_IATU_PRODUCTS_REPORTS_ALL_CSV: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Products CSV response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -939,6 +966,7 @@ static GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -951,6 +979,7 @@ static GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -963,6 +992,7 @@ static GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "country_code",
+            key: "country_code",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -975,6 +1005,7 @@ static GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "carrier_code",
+            key: "carrier_code",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -987,6 +1018,7 @@ static GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "amount",
+            key: "amount",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -999,6 +1031,7 @@ static GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "currency_code",
+            key: "currency_code",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1014,6 +1047,7 @@ static GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Local value response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1044,6 +1078,7 @@ static POST_IATU_TOPUPS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1056,6 +1091,7 @@ static POST_IATU_TOPUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1071,6 +1107,7 @@ static POST_IATU_TOPUPS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Topups details"),
         schema: &POST_IATU_TOPUPS_BODY,
@@ -1081,12 +1118,14 @@ static POST_IATU_TOPUPS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The transaction has been completed successfully.",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "The transaction has been received, but the final status is unknown. Please query by the client_transaction_id to get the current status of the transaction.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1138,6 +1177,7 @@ static POST_IATU_TOPUPS_REPORTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1150,6 +1190,7 @@ static POST_IATU_TOPUPS_REPORTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1165,6 +1206,7 @@ static POST_IATU_TOPUPS_REPORTS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Topups reports request details"),
         schema: &POST_IATU_TOPUPS_REPORTS_BODY,
@@ -1175,6 +1217,7 @@ static POST_IATU_TOPUPS_REPORTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful topups JSON response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1205,6 +1248,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1217,6 +1261,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1229,6 +1274,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date_from",
+            key: "date_from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1241,6 +1287,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date_to",
+            key: "date_to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1256,6 +1303,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful topups JSON response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1286,6 +1334,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1298,6 +1347,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1310,6 +1360,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "date_from",
+            key: "date_from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1322,6 +1373,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "date_to",
+            key: "date_to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1337,6 +1389,7 @@ static GET_IATU_TOPUPS_REPORTS_ALL_CSV: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful topups CSV response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1367,6 +1420,7 @@ static GET_IATU_TOPUPS_REPORTS_TOTALS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1379,6 +1433,7 @@ static GET_IATU_TOPUPS_REPORTS_TOTALS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1391,6 +1446,7 @@ static GET_IATU_TOPUPS_REPORTS_TOTALS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date_from",
+            key: "date_from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1403,6 +1459,7 @@ static GET_IATU_TOPUPS_REPORTS_TOTALS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date_to",
+            key: "date_to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1418,6 +1475,7 @@ static GET_IATU_TOPUPS_REPORTS_TOTALS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful topups JSON response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1448,6 +1506,7 @@ static POST_IATU_TOPUPS_REVERSE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1460,6 +1519,7 @@ static POST_IATU_TOPUPS_REVERSE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1475,6 +1535,7 @@ static POST_IATU_TOPUPS_REVERSE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Topups details"),
         schema: &POST_IATU_TOPUPS_REVERSE_BODY,
@@ -1485,6 +1546,7 @@ static POST_IATU_TOPUPS_REVERSE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful charges JSON response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1515,6 +1577,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-idt-beyond-app-id",
+            key: "x-idt-beyond-app-id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1527,6 +1590,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-idt-beyond-app-key",
+            key: "x-idt-beyond-app-key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1542,6 +1606,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful status JSON response",
             content: ::std::option::Option::None,
             headers: &[],

@@ -323,6 +323,7 @@ static PREDICT_IMAGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "projectId",
+            key: "projectId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -333,6 +334,7 @@ static PREDICT_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "iterationId",
+            key: "iterationId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -345,6 +347,7 @@ static PREDICT_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "application",
+            key: "application",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -357,6 +360,7 @@ static PREDICT_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Prediction-Key",
+            key: "Prediction-Key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -370,6 +374,7 @@ static PREDICT_IMAGE: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PREDICT_IMAGE_BODY,
@@ -390,6 +395,7 @@ static PREDICT_IMAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -425,6 +431,7 @@ static PREDICT_IMAGE_WITH_NO_STORE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "projectId",
+            key: "projectId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -435,6 +442,7 @@ static PREDICT_IMAGE_WITH_NO_STORE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "iterationId",
+            key: "iterationId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -447,6 +455,7 @@ static PREDICT_IMAGE_WITH_NO_STORE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "application",
+            key: "application",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -459,6 +468,7 @@ static PREDICT_IMAGE_WITH_NO_STORE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Prediction-Key",
+            key: "Prediction-Key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -472,6 +482,7 @@ static PREDICT_IMAGE_WITH_NO_STORE: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PREDICT_IMAGE_WITH_NO_STORE_BODY,
@@ -492,6 +503,7 @@ static PREDICT_IMAGE_WITH_NO_STORE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -527,6 +539,7 @@ static PREDICT_IMAGE_URL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "projectId",
+            key: "projectId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -537,6 +550,7 @@ static PREDICT_IMAGE_URL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "iterationId",
+            key: "iterationId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -549,6 +563,7 @@ static PREDICT_IMAGE_URL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "application",
+            key: "application",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -561,6 +576,7 @@ static PREDICT_IMAGE_URL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Prediction-Key",
+            key: "Prediction-Key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -579,6 +595,7 @@ static PREDICT_IMAGE_URL: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "An {Iris.Web.Api.Models.ImageUrl} that contains the url of the image to be evaluated",
@@ -591,6 +608,7 @@ static PREDICT_IMAGE_URL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -626,6 +644,7 @@ static PREDICT_IMAGE_URL_WITH_NO_STORE: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "projectId",
+            key: "projectId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -636,6 +655,7 @@ static PREDICT_IMAGE_URL_WITH_NO_STORE: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "iterationId",
+            key: "iterationId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -648,6 +668,7 @@ static PREDICT_IMAGE_URL_WITH_NO_STORE: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "application",
+            key: "application",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -660,6 +681,7 @@ static PREDICT_IMAGE_URL_WITH_NO_STORE: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "Prediction-Key",
+            key: "Prediction-Key",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -678,6 +700,7 @@ static PREDICT_IMAGE_URL_WITH_NO_STORE: runtime::Operation = runtime::Operation 
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "An {Iris.Web.Api.Models.ImageUrl} that contains the url of the image to be evaluated",
@@ -690,6 +713,7 @@ static PREDICT_IMAGE_URL_WITH_NO_STORE: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -176,6 +176,7 @@ static FIND_PETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -186,6 +187,7 @@ static FIND_PETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -201,6 +203,7 @@ static FIND_PETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "pet response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -249,6 +252,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Pet to add to the store"),
         schema: &ADD_PET_BODY,
@@ -259,6 +263,7 @@ static ADD_PET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "pet response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -305,6 +310,7 @@ static FIND_PET_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -318,6 +324,7 @@ static FIND_PET_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "pet response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -364,6 +371,7 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -377,6 +385,7 @@ static DELETE_PET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "pet deleted",
             content: ::std::option::Option::None,
             headers: &[],

@@ -1980,6 +1980,7 @@ static GET_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1992,6 +1993,7 @@ static GET_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2004,6 +2006,7 @@ static GET_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "updated_from",
+            key: "updated_from",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2016,6 +2019,7 @@ static GET_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "updated_to",
+            key: "updated_to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2028,6 +2032,7 @@ static GET_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "employees",
+            key: "employees",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -2040,6 +2045,7 @@ static GET_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2052,6 +2058,7 @@ static GET_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2067,6 +2074,7 @@ static GET_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2104,6 +2112,7 @@ static POST_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("List of attendance periods to create"),
         schema: &POST_COMPANY_ATTENDANCES_BODY,
@@ -2114,6 +2123,7 @@ static POST_COMPANY_ATTENDANCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The attendance periods were created successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2160,6 +2170,7 @@ static DELETE_COMPANY_ATTENDANCES_BY_ID: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2175,6 +2186,7 @@ static DELETE_COMPANY_ATTENDANCES_BY_ID: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2221,6 +2233,7 @@ static PATCH_COMPANY_ATTENDANCES_BY_ID: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2236,6 +2249,7 @@ static PATCH_COMPANY_ATTENDANCES_BY_ID: runtime::Operation = runtime::Operation 
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("attendance period data to update"),
         schema: &PATCH_COMPANY_ATTENDANCES_BY_ID_BODY,
@@ -2246,6 +2260,7 @@ static PATCH_COMPANY_ATTENDANCES_BY_ID: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2294,6 +2309,7 @@ static GET_COMPANY_EMPLOYEES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2331,6 +2347,7 @@ static POST_COMPANY_EMPLOYEES: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_COMPANY_EMPLOYEES_BODY,
@@ -2350,6 +2367,7 @@ static POST_COMPANY_EMPLOYEES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful creation of a employee",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2385,6 +2403,7 @@ static GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "employee_id",
+            key: "employee_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2398,6 +2417,7 @@ static GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID: runtime::Operation = runtime::Opera
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2433,6 +2453,7 @@ static GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH: runtime::O
     parameters: &[
         runtime::Parameter {
             name: "employee_id",
+            key: "employee_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2443,6 +2464,7 @@ static GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH: runtime::O
         },
         runtime::Parameter {
             name: "width",
+            key: "width",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2458,6 +2480,7 @@ static GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH: runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "image/png",
@@ -2493,6 +2516,7 @@ static GET_COMPANY_TIME_OFF_TYPES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2505,6 +2529,7 @@ static GET_COMPANY_TIME_OFF_TYPES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2520,6 +2545,7 @@ static GET_COMPANY_TIME_OFF_TYPES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2555,6 +2581,7 @@ static GET_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2567,6 +2594,7 @@ static GET_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2579,6 +2607,7 @@ static GET_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "updated_from",
+            key: "updated_from",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2591,6 +2620,7 @@ static GET_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "updated_to",
+            key: "updated_to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2603,6 +2633,7 @@ static GET_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "employees",
+            key: "employees",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -2615,6 +2646,7 @@ static GET_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2627,6 +2659,7 @@ static GET_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2642,6 +2675,7 @@ static GET_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2679,6 +2713,7 @@ static POST_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Absence period to create"),
         schema: &POST_COMPANY_TIME_OFFS_BODY,
@@ -2689,6 +2724,7 @@ static POST_COMPANY_TIME_OFFS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The absence period was created successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2755,6 +2791,7 @@ static GET_COMPANY_TIME_OFFS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2770,6 +2807,7 @@ static GET_COMPANY_TIME_OFFS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2805,6 +2843,7 @@ static DELETE_COMPANY_TIME_OFFS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2820,6 +2859,7 @@ static DELETE_COMPANY_TIME_OFFS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

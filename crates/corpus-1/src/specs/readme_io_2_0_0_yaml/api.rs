@@ -576,6 +576,7 @@ static GET_PROJECT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Project data",
             content: ::std::option::Option::None,
             headers: &[],
@@ -617,6 +618,7 @@ static GET_API_SPECIFICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "perPage",
+            key: "perPage",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -629,6 +631,7 @@ static GET_API_SPECIFICATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -641,6 +644,7 @@ static GET_API_SPECIFICATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -656,6 +660,7 @@ static GET_API_SPECIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successfully retrieved API specification metadata.",
             content: ::std::option::Option::None,
             headers: &[
@@ -706,6 +711,7 @@ static UPLOAD_API_SPECIFICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -721,6 +727,7 @@ static UPLOAD_API_SPECIFICATION: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPLOAD_API_SPECIFICATION_BODY,
@@ -741,6 +748,7 @@ static UPLOAD_API_SPECIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The API specification successfully imported",
             content: ::std::option::Option::None,
             headers: &[],
@@ -788,6 +796,7 @@ static UPDATE_API_SPECIFICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -803,6 +812,7 @@ static UPDATE_API_SPECIFICATION: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPDATE_API_SPECIFICATION_BODY,
@@ -823,6 +833,7 @@ static UPDATE_API_SPECIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The API specification was updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -875,6 +886,7 @@ static DELETE_API_SPECIFICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -890,6 +902,7 @@ static DELETE_API_SPECIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The API specification was deleted",
             content: ::std::option::Option::None,
             headers: &[],
@@ -937,6 +950,7 @@ static GET_CATEGORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -949,6 +963,7 @@ static GET_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -964,6 +979,7 @@ static GET_CATEGORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The category exists and has been returned",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1011,6 +1027,7 @@ static GET_CATEGORY_DOCS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1023,6 +1040,7 @@ static GET_CATEGORY_DOCS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1038,6 +1056,7 @@ static GET_CATEGORY_DOCS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The category exists and all of the docs have been returned",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1085,6 +1104,7 @@ static GET_CHANGELOGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "perPage",
+            key: "perPage",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1097,6 +1117,7 @@ static GET_CHANGELOGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1112,6 +1133,7 @@ static GET_CHANGELOGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[
@@ -1164,6 +1186,7 @@ static CREATE_CHANGELOG: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Changelog object"),
         schema: &CREATE_CHANGELOG_BODY,
@@ -1174,6 +1197,7 @@ static CREATE_CHANGELOG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The changelog has successfully been created",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1221,6 +1245,7 @@ static GET_CHANGELOG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1234,6 +1259,7 @@ static GET_CHANGELOG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The changelog exists and has been returned",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1281,6 +1307,7 @@ static UPDATE_CHANGELOG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1294,6 +1321,7 @@ static UPDATE_CHANGELOG: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Changelog object"),
         schema: &UPDATE_CHANGELOG_BODY,
@@ -1304,6 +1332,7 @@ static UPDATE_CHANGELOG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The changelog has successfully been updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1356,6 +1385,7 @@ static DELETE_CHANGELOG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1369,6 +1399,7 @@ static DELETE_CHANGELOG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The changelog has successfully been updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1416,6 +1447,7 @@ static GET_CUSTOM_PAGES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "perPage",
+            key: "perPage",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1428,6 +1460,7 @@ static GET_CUSTOM_PAGES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1443,6 +1476,7 @@ static GET_CUSTOM_PAGES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[
@@ -1495,6 +1529,7 @@ static CREATE_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("CustomPage object"),
         schema: &CREATE_CUSTOM_PAGE_BODY,
@@ -1505,6 +1540,7 @@ static CREATE_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The custom page has successfully been created",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1552,6 +1588,7 @@ static GET_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1565,6 +1602,7 @@ static GET_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The custom page exists and has been returned",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1612,6 +1650,7 @@ static UPDATE_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1625,6 +1664,7 @@ static UPDATE_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("CustomPage object"),
         schema: &UPDATE_CUSTOM_PAGE_BODY,
@@ -1635,6 +1675,7 @@ static UPDATE_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The custom page has successfully been updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1687,6 +1728,7 @@ static DELETE_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1700,6 +1742,7 @@ static DELETE_CUSTOM_PAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The custom page has successfully been updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1747,6 +1790,7 @@ static CREATE_DOC: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1762,6 +1806,7 @@ static CREATE_DOC: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Doc object"),
         schema: &CREATE_DOC_BODY,
@@ -1772,6 +1817,7 @@ static CREATE_DOC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The doc has successfully been created",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1819,6 +1865,7 @@ static SEARCH_DOCS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1829,6 +1876,7 @@ static SEARCH_DOCS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1844,6 +1892,7 @@ static SEARCH_DOCS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The search was successful and results were returned",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1891,6 +1940,7 @@ static GET_DOC: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1903,6 +1953,7 @@ static GET_DOC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1918,6 +1969,7 @@ static GET_DOC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The doc exists and has been returned",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1965,6 +2017,7 @@ static UPDATE_DOC: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1977,6 +2030,7 @@ static UPDATE_DOC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1992,6 +2046,7 @@ static UPDATE_DOC: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Doc object"),
         schema: &UPDATE_DOC_BODY,
@@ -2002,6 +2057,7 @@ static UPDATE_DOC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The doc has successfully been updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2054,6 +2110,7 @@ static DELETE_DOC: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2066,6 +2123,7 @@ static DELETE_DOC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-readme-version",
+            key: "x-readme-version",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2081,6 +2139,7 @@ static DELETE_DOC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The doc has successfully been updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2130,6 +2189,7 @@ static GET_ERRORS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "An array of the errors",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2173,6 +2233,7 @@ static UPLOAD_SWAGGER: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPLOAD_SWAGGER_BODY,
@@ -2193,6 +2254,7 @@ static UPLOAD_SWAGGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The Swagger file was successfully imported",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2240,6 +2302,7 @@ static UPDATE_SWAGGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2253,6 +2316,7 @@ static UPDATE_SWAGGER: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPDATE_SWAGGER_BODY,
@@ -2273,6 +2337,7 @@ static UPDATE_SWAGGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Swagger file was successfully updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2325,6 +2390,7 @@ static DELETE_SWAGGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2338,6 +2404,7 @@ static DELETE_SWAGGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The Swagger file was successfully deleted",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2387,6 +2454,7 @@ static GET_VERSIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "JSON list of versions",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2430,6 +2498,7 @@ static CREATE_VERSION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Version object"),
         schema: &CREATE_VERSION_BODY,
@@ -2440,6 +2509,7 @@ static CREATE_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The model was successfully created and associated with the target project",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2492,6 +2562,7 @@ static GET_VERSION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "versionId",
+            key: "versionId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2505,6 +2576,7 @@ static GET_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "JSON version model",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2552,6 +2624,7 @@ static UPDATE_VERSION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "versionId",
+            key: "versionId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2565,6 +2638,7 @@ static UPDATE_VERSION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Version object"),
         schema: &UPDATE_VERSION_BODY,
@@ -2575,6 +2649,7 @@ static UPDATE_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The target version was successfully updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2627,6 +2702,7 @@ static DELETE_VERSION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "versionId",
+            key: "versionId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2640,6 +2716,7 @@ static DELETE_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The target version was successfully deleted",
             content: ::std::option::Option::None,
             headers: &[],

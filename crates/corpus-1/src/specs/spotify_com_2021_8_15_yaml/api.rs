@@ -4700,6 +4700,7 @@ static ENDPOINT_GET_MULTIPLE_ALBUMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4712,6 +4713,7 @@ static ENDPOINT_GET_MULTIPLE_ALBUMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4727,6 +4729,7 @@ static ENDPOINT_GET_MULTIPLE_ALBUMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an object whose key is `\"albums\"` and whose value is an array of [album objects](https://developer.spotify.com/documentation/web-api/reference/#object-albumobject) in JSON format.\n\nObjects are returned in the order requested. If an object is not found, a `null` value is returned in the appropriate position. Duplicate `ids` in the query will result in duplicate objects in the response. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4784,6 +4787,7 @@ static ENDPOINT_GET_AN_ALBUM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4794,6 +4798,7 @@ static ENDPOINT_GET_AN_ALBUM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4809,6 +4814,7 @@ static ENDPOINT_GET_AN_ALBUM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is 200 OK and the response body contains an album object in JSON format. On error, the header status code is an error code and the response body contains an error object.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4866,6 +4872,7 @@ static ENDPOINT_GET_AN_ALBUMS_TRACKS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4876,6 +4883,7 @@ static ENDPOINT_GET_AN_ALBUMS_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4888,6 +4896,7 @@ static ENDPOINT_GET_AN_ALBUMS_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4900,6 +4909,7 @@ static ENDPOINT_GET_AN_ALBUMS_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4915,6 +4925,7 @@ static ENDPOINT_GET_AN_ALBUMS_TRACKS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is 200 OK and the response body contains an album object in JSON format. On error, the header status code is an error code and the response body contains an error object.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4972,6 +4983,7 @@ static ENDPOINT_GET_MULTIPLE_ARTISTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4987,6 +4999,7 @@ static ENDPOINT_GET_MULTIPLE_ARTISTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an object whose key is `\"artists\"` and whose value is an array of [artist objects](https://developer.spotify.com/documentation/web-api/reference/#object-artistobject) in JSON format.\n\nObjects are returned in the order requested. If an object is not found, a `null` value is returned in the appropriate position. Duplicate `ids` in the query will result in duplicate objects in the response. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5044,6 +5057,7 @@ static ENDPOINT_GET_AN_ARTIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5057,6 +5071,7 @@ static ENDPOINT_GET_AN_ARTIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an [artist object](https://developer.spotify.com/documentation/web-api/reference/#object-artistobject) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5114,6 +5129,7 @@ static ENDPOINT_GET_AN_ARTISTS_ALBUMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5126,6 +5142,7 @@ static ENDPOINT_GET_AN_ARTISTS_ALBUMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "include_groups",
+            key: "include_groups",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5138,6 +5155,7 @@ static ENDPOINT_GET_AN_ARTISTS_ALBUMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5150,6 +5168,7 @@ static ENDPOINT_GET_AN_ARTISTS_ALBUMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5162,6 +5181,7 @@ static ENDPOINT_GET_AN_ARTISTS_ALBUMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5177,6 +5197,7 @@ static ENDPOINT_GET_AN_ARTISTS_ALBUMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of simplified [album objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedalbumobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5234,6 +5255,7 @@ static ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5249,6 +5271,7 @@ static ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS: runtime::Operation = runtime::Op
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an object whose key is `\"artists\"` and whose value is an array of up to 20 [artist objects](https://developer.spotify.com/documentation/web-api/reference/#object-artistobject) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5306,6 +5329,7 @@ static ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5318,6 +5342,7 @@ static ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5333,6 +5358,7 @@ static ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an object whose key is `\"tracks\"` and whose value is an array of up to 10 [track objects](https://developer.spotify.com/documentation/web-api/reference/#object-trackobject) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5390,6 +5416,7 @@ static ENDPOINT_GET_AUDIO_ANALYSIS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5405,6 +5432,7 @@ static ENDPOINT_GET_AUDIO_ANALYSIS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200 OK` and the response body contains an audio analysis object in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5462,6 +5490,7 @@ static ENDPOINT_GET_SEVERAL_AUDIO_FEATURES: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5477,6 +5506,7 @@ static ENDPOINT_GET_SEVERAL_AUDIO_FEATURES: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200 OK`\nand the response body contains an object whose key is `\"audio_features\"` and\nwhose value is an array of audio features objects in JSON format.\n\nObjects are returned in the order requested. If an object is not found, a `null` value is returned in the appropriate position. Duplicate `ids` in the query will result in duplicate objects in the response. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5534,6 +5564,7 @@ static ENDPOINT_GET_AUDIO_FEATURES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5549,6 +5580,7 @@ static ENDPOINT_GET_AUDIO_FEATURES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200 OK` and the response body contains an [audio features object](https://developer.spotify.com/documentation/web-api/reference/#object-audiofeaturesobject) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5606,6 +5638,7 @@ static ENDPOINT_GET_CATEGORIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "country",
+            key: "country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5618,6 +5651,7 @@ static ENDPOINT_GET_CATEGORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "locale",
+            key: "locale",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5630,6 +5664,7 @@ static ENDPOINT_GET_CATEGORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5642,6 +5677,7 @@ static ENDPOINT_GET_CATEGORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5657,6 +5693,7 @@ static ENDPOINT_GET_CATEGORIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an object with a `categories` field, with an array of [category objects](#categoryobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).\n\nOnce you have retrieved the list, you can use [Get a Category](https://developer.spotify.com/web-api/get-category/) to drill down further.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5714,6 +5751,7 @@ static ENDPOINT_GET_A_CATEGORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "category_id",
+            key: "category_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5726,6 +5764,7 @@ static ENDPOINT_GET_A_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "country",
+            key: "country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5738,6 +5777,7 @@ static ENDPOINT_GET_A_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "locale",
+            key: "locale",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5753,6 +5793,7 @@ static ENDPOINT_GET_A_CATEGORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a [category object](#categoryobject) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).\n\nOnce you have retrieved the category, you can use [Get a Category's Playlists](https://developer.spotify.com/web-api/get-categorys-playlists/) to drill down further.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5810,6 +5851,7 @@ static ENDPOINT_GET_A_CATEGORIES_PLAYLISTS: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "category_id",
+            key: "category_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5822,6 +5864,7 @@ static ENDPOINT_GET_A_CATEGORIES_PLAYLISTS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "country",
+            key: "country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5834,6 +5877,7 @@ static ENDPOINT_GET_A_CATEGORIES_PLAYLISTS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5846,6 +5890,7 @@ static ENDPOINT_GET_A_CATEGORIES_PLAYLISTS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5861,6 +5906,7 @@ static ENDPOINT_GET_A_CATEGORIES_PLAYLISTS: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of simplified [playlist objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedplaylistobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).\n\nOnce you have retrieved the list, you can use [Get a Playlist](https://developer.spotify.com/web-api/get-playlist/) and [Get a Playlist's Tracks](https://developer.spotify.com/web-api/get-playlists-tracks/) to drill down further.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5918,6 +5964,7 @@ static ENDPOINT_GET_FEATURED_PLAYLISTS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "country",
+            key: "country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5930,6 +5977,7 @@ static ENDPOINT_GET_FEATURED_PLAYLISTS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "locale",
+            key: "locale",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5942,6 +5990,7 @@ static ENDPOINT_GET_FEATURED_PLAYLISTS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "timestamp",
+            key: "timestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5954,6 +6003,7 @@ static ENDPOINT_GET_FEATURED_PLAYLISTS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5966,6 +6016,7 @@ static ENDPOINT_GET_FEATURED_PLAYLISTS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5981,6 +6032,7 @@ static ENDPOINT_GET_FEATURED_PLAYLISTS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a `message` and a `playlists` object. The `playlists` object contains an array of simplified [playlist objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedplaylistobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).\n\nOnce you have retrieved the list of playlist objects, you can use [Get a Playlist](https://developer.spotify.com/web-api/get-playlist/) and [Get a Playlist's Tracks](https://developer.spotify.com/web-api/get-playlists-tracks/) to drill down further.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6038,6 +6090,7 @@ static ENDPOINT_GET_NEW_RELEASES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "country",
+            key: "country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6050,6 +6103,7 @@ static ENDPOINT_GET_NEW_RELEASES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6062,6 +6116,7 @@ static ENDPOINT_GET_NEW_RELEASES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6077,6 +6132,7 @@ static ENDPOINT_GET_NEW_RELEASES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a `message` and an`albums` object. The `albums` object contains an array of simplified [album objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedalbumobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).\n\nOnce you have retrieved the list, you can use [Get an Album's Tracks](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-an-albums-tracks) to drill down further.\n\nThe results are returned in an order reflected within the Spotify clients, and therefore may not be ordered by date.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6134,6 +6190,7 @@ static ENDPOINT_GET_MULTIPLE_EPISODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6146,6 +6203,7 @@ static ENDPOINT_GET_MULTIPLE_EPISODES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6161,6 +6219,7 @@ static ENDPOINT_GET_MULTIPLE_EPISODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200`\nOK and the response body contains an object whose key is `episodes` and whose\nvalue is an array of [episode objects](https://developer.spotify.com/documentation/web-api/reference/#object-episodeobject)\nin JSON format.\n\nObjects are returned in the order requested. If an object is not found, a `null` value is returned in the appropriate position.\nDuplicate `ids` in the query will result in duplicate objects in the response. If an episode is unavailable in the given `market`, a `null` value is returned.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6218,6 +6277,7 @@ static ENDPOINT_GET_AN_EPISODE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6230,6 +6290,7 @@ static ENDPOINT_GET_AN_EPISODE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6245,6 +6306,7 @@ static ENDPOINT_GET_AN_EPISODE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200`\nOK and the response body contains an [episode object](https://developer.spotify.com/documentation/web-api/reference/#object-episodeobject)\nin JSON format.  \n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes)\nand the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).  \n\nIf an episode is unavailable in the given `market` the HTTP status code in the response header is `404` NOT FOUND.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6304,6 +6366,7 @@ static ENDPOINT_GET_AVAILABLE_MARKETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is 200 OK and the response body contains a list of the countries in which Spotify is available, identified by their [ISO 3166-1 alpha-2 country code](http://en.wikipedia.org/wiki/ISO_3166-1_alpha-2) with additional country codes for special territories. On error, the header status code is an error code and the response body contains an error object.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6363,6 +6426,7 @@ static ENDPOINT_GET_CURRENT_USERS_PROFILE: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a [user object](https://developer.spotify.com/documentation/web-api/reference/#object-privateuserobject) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). When requesting fields that you don't have the user's authorization to access, it will return error `403` Forbidden.\n\n**Important!** If the `user-read-email` scope is authorized, the returned JSON will include the email address that was entered when the user created their Spotify account. **This email address is unverified**; do not assume that the email address belongs to the user.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6420,6 +6484,7 @@ static ENDPOINT_GET_USERS_SAVED_ALBUMS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6432,6 +6497,7 @@ static ENDPOINT_GET_USERS_SAVED_ALBUMS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6444,6 +6510,7 @@ static ENDPOINT_GET_USERS_SAVED_ALBUMS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6459,6 +6526,7 @@ static ENDPOINT_GET_USERS_SAVED_ALBUMS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [saved album objects](https://developer.spotify.com/documentation/web-api/reference/#object-savedalbumobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. Each album object is accompanied by a [timestamp](https://developer.spotify.com/documentation/web-api/#timestamps) (`added_at`) to show when it was added. There is also an **etag** in the header that can be used in future [conditional requests](https://developer.spotify.com/documentation/web-api/#conditional-requests).\n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6516,6 +6584,7 @@ static ENDPOINT_SAVE_ALBUMS_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6531,6 +6600,7 @@ static ENDPOINT_SAVE_ALBUMS_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_SAVE_ALBUMS_USER_BODY,
@@ -6541,6 +6611,7 @@ static ENDPOINT_SAVE_ALBUMS_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "On success, the HTTP status code in the response header is `201` Created. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to add an album when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6593,6 +6664,7 @@ static ENDPOINT_REMOVE_ALBUMS_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6608,6 +6680,7 @@ static ENDPOINT_REMOVE_ALBUMS_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_REMOVE_ALBUMS_USER_BODY,
@@ -6618,6 +6691,7 @@ static ENDPOINT_REMOVE_ALBUMS_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` Success. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to remove an album when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6670,6 +6744,7 @@ static ENDPOINT_CHECK_USERS_SAVED_ALBUMS: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6685,6 +6760,7 @@ static ENDPOINT_CHECK_USERS_SAVED_ALBUMS: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a JSON array of `true` or `false` values, in the same order in which the `ids` were specified.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6742,6 +6818,7 @@ static ENDPOINT_GET_USERS_SAVED_EPISODES: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6754,6 +6831,7 @@ static ENDPOINT_GET_USERS_SAVED_EPISODES: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6766,6 +6844,7 @@ static ENDPOINT_GET_USERS_SAVED_EPISODES: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6781,6 +6860,7 @@ static ENDPOINT_GET_USERS_SAVED_EPISODES: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "- On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [saved episode objects](https://developer.spotify.com/documentation/web-api/reference/#object-savedepisodeobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6838,6 +6918,7 @@ static ENDPOINT_SAVE_EPISODES_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6853,6 +6934,7 @@ static ENDPOINT_SAVE_EPISODES_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_SAVE_EPISODES_USER_BODY,
@@ -6863,6 +6945,7 @@ static ENDPOINT_SAVE_EPISODES_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to add an episode when you do not have the user's authorization, returns error `403` Forbidden.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6915,6 +6998,7 @@ static ENDPOINT_REMOVE_EPISODES_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6930,6 +7014,7 @@ static ENDPOINT_REMOVE_EPISODES_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_REMOVE_EPISODES_USER_BODY,
@@ -6940,6 +7025,7 @@ static ENDPOINT_REMOVE_EPISODES_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` Success. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to remove an episode when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6992,6 +7078,7 @@ static ENDPOINT_CHECK_USERS_SAVED_EPISODES: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7007,6 +7094,7 @@ static ENDPOINT_CHECK_USERS_SAVED_EPISODES: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a JSON array of `true` or `false` values, in the same order in which the `ids` were specified.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7064,6 +7152,7 @@ static ENDPOINT_GET_FOLLOWED: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7076,6 +7165,7 @@ static ENDPOINT_GET_FOLLOWED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "after",
+            key: "after",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7088,6 +7178,7 @@ static ENDPOINT_GET_FOLLOWED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7103,6 +7194,7 @@ static ENDPOINT_GET_FOLLOWED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an `artists` object.\nThe `artists` object in turn contains a [cursor-based paging object](https://developer.spotify.com/documentation/web-api/reference/#object-cursorpagingobject) of [Artists](https://developer.spotify.com/documentation/web-api/reference/#object-artistobject).\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7160,6 +7252,7 @@ static ENDPOINT_FOLLOW_ARTISTS_USERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7170,6 +7263,7 @@ static ENDPOINT_FOLLOW_ARTISTS_USERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7185,6 +7279,7 @@ static ENDPOINT_FOLLOW_ARTISTS_USERS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_FOLLOW_ARTISTS_USERS_BODY,
@@ -7195,6 +7290,7 @@ static ENDPOINT_FOLLOW_ARTISTS_USERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "On success, the HTTP status code in the response header is `204` No Content and the response body is empty.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7247,6 +7343,7 @@ static ENDPOINT_UNFOLLOW_ARTISTS_USERS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7259,6 +7356,7 @@ static ENDPOINT_UNFOLLOW_ARTISTS_USERS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7274,6 +7372,7 @@ static ENDPOINT_UNFOLLOW_ARTISTS_USERS: runtime::Operation = runtime::Operation 
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_UNFOLLOW_ARTISTS_USERS_BODY,
@@ -7284,6 +7383,7 @@ static ENDPOINT_UNFOLLOW_ARTISTS_USERS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "On success, the HTTP status code in the response header is `204` No Content and the response body is empty.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7336,6 +7436,7 @@ static ENDPOINT_CHECK_CURRENT_USER_FOLLOWS: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7348,6 +7449,7 @@ static ENDPOINT_CHECK_CURRENT_USER_FOLLOWS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7363,6 +7465,7 @@ static ENDPOINT_CHECK_CURRENT_USER_FOLLOWS: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a JSON array of `true` or `false` values, in the same order in which the `ids` were specified.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7420,6 +7523,7 @@ static ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK: runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7432,6 +7536,7 @@ static ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK: runtime::Opera
         },
         runtime::Parameter {
             name: "additional_types",
+            key: "additional_types",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7447,6 +7552,7 @@ static ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK: runtime::Opera
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request will return a `200 OK` response code with a json payload that contains information about the current playback. The information returned is for the last known state, which means an inactive device could be returned if it was the last one to execute playback.\nWhen no available devices are found, the request will return a `200 OK` response but with no data populated.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7458,6 +7564,7 @@ static ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK: runtime::Opera
         },
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A successful request will return a `200 OK` response code with a json payload that contains information about the current playback. The information returned is for the last known state, which means an inactive device could be returned if it was the last one to execute playback.\nWhen no available devices are found, the request will return a `200 OK` response but with no data populated.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7512,6 +7619,7 @@ static ENDPOINT_TRANSFER_A_USERS_PLAYBACK: runtime::Operation = runtime::Operati
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_TRANSFER_A_USERS_PLAYBACK_BODY,
@@ -7522,6 +7630,7 @@ static ENDPOINT_TRANSFER_A_USERS_PLAYBACK: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7574,6 +7683,7 @@ static ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK: runtime::Operation = runt
     parameters: &[
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7586,6 +7696,7 @@ static ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "additional_types",
+            key: "additional_types",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7601,6 +7712,7 @@ static ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK: runtime::Operation = runt
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request will return a `200 OK` response code with a json payload that contains information about the currently playing track or episode and its context (see below). The information returned is for the last known state, which means an inactive device could be returned if it was the last one to execute playback.\n\nWhen no available devices are found, the request will return a `200 OK` response but with no data populated.\n\nWhen no track is currently playing, the request will return a `204 NO CONTENT` response with no payload.\n\nIf private session is enabled the response will be a `204 NO CONTENT` with an empty payload.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7612,6 +7724,7 @@ static ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK: runtime::Operation = runt
         },
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A successful request will return a `200 OK` response code with a json payload that contains information about the currently playing track or episode and its context (see below). The information returned is for the last known state, which means an inactive device could be returned if it was the last one to execute playback.\n\nWhen no available devices are found, the request will return a `200 OK` response but with no data populated.\n\nWhen no track is currently playing, the request will return a `204 NO CONTENT` response with no payload.\n\nIf private session is enabled the response will be a `204 NO CONTENT` with an empty payload.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7666,6 +7779,7 @@ static ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES: runtime::Operation = runtime::Ope
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request will return a `200 OK` response code with a json payload that contains the device objects (see below).\nWhen no available devices are found, the request will return a 200 OK response with an empty devices list.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7723,6 +7837,7 @@ static ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK: runtime::Operation = runtime:
     parameters: &[
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7738,6 +7853,7 @@ static ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK: runtime::Operation = runtime:
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7790,6 +7906,7 @@ static ENDPOINT_PAUSE_A_USERS_PLAYBACK: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7805,6 +7922,7 @@ static ENDPOINT_PAUSE_A_USERS_PLAYBACK: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7857,6 +7975,7 @@ static ENDPOINT_START_A_USERS_PLAYBACK: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7872,6 +7991,7 @@ static ENDPOINT_START_A_USERS_PLAYBACK: runtime::Operation = runtime::Operation 
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_START_A_USERS_PLAYBACK_BODY,
@@ -7882,6 +8002,7 @@ static ENDPOINT_START_A_USERS_PLAYBACK: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7934,6 +8055,7 @@ static ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK: runtime::Operation = runt
     parameters: &[
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7949,6 +8071,7 @@ static ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK: runtime::Operation = runt
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8001,6 +8124,7 @@ static ENDPOINT_ADD_TO_QUEUE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "uri",
+            key: "uri",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8013,6 +8137,7 @@ static ENDPOINT_ADD_TO_QUEUE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8028,6 +8153,7 @@ static ENDPOINT_ADD_TO_QUEUE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8080,6 +8206,7 @@ static ENDPOINT_GET_RECENTLY_PLAYED: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8092,6 +8219,7 @@ static ENDPOINT_GET_RECENTLY_PLAYED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "after",
+            key: "after",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8104,6 +8232,7 @@ static ENDPOINT_GET_RECENTLY_PLAYED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "before",
+            key: "before",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8119,6 +8248,7 @@ static ENDPOINT_GET_RECENTLY_PLAYED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [play history objects](#play-history-object) (wrapped in a [cursor-based paging object](#cursor-based-paging-object)) in JSON format. The play history items each contain the context the track was played from (e.g. playlist, album), the date and time the track was played, and a [track object (simplified)](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedtrackobject). On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).\n\nIf private session is enabled the response will be a `204 NO CONTENT` with an empty payload.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8130,6 +8260,7 @@ static ENDPOINT_GET_RECENTLY_PLAYED: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [play history objects](#play-history-object) (wrapped in a [cursor-based paging object](#cursor-based-paging-object)) in JSON format. The play history items each contain the context the track was played from (e.g. playlist, album), the date and time the track was played, and a [track object (simplified)](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedtrackobject). On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).\n\nIf private session is enabled the response will be a `204 NO CONTENT` with an empty payload.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8182,6 +8313,7 @@ static ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK: runtime::Operation = runtime:
     parameters: &[
         runtime::Parameter {
             name: "state",
+            key: "state",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8194,6 +8326,7 @@ static ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK: runtime::Operation = runtime:
         },
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8209,6 +8342,7 @@ static ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK: runtime::Operation = runtime:
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8261,6 +8395,7 @@ static ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK: runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "position_ms",
+            key: "position_ms",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8273,6 +8408,7 @@ static ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK: runtime::Operation 
         },
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8288,6 +8424,7 @@ static ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK: runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8340,6 +8477,7 @@ static ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK: runtime::Operation = runtime:
     parameters: &[
         runtime::Parameter {
             name: "state",
+            key: "state",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -8352,6 +8490,7 @@ static ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK: runtime::Operation = runtime:
         },
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8367,6 +8506,7 @@ static ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK: runtime::Operation = runtime:
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8419,6 +8559,7 @@ static ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK: runtime::Operation = runtime::Ope
     parameters: &[
         runtime::Parameter {
             name: "volume_percent",
+            key: "volume_percent",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8431,6 +8572,7 @@ static ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK: runtime::Operation = runtime::Ope
         },
         runtime::Parameter {
             name: "device_id",
+            key: "device_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8446,6 +8588,7 @@ static ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK: runtime::Operation = runtime::Ope
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "A completed request will return a `204 NO CONTENT` response code, and then issue the command to the player. Due to the asynchronous nature of the issuance of the command, you should use the [Get Information About The User's Current Playback](https://developer.spotify.com/documentation/web-api/reference/#endpoint-get-information-about-the-users-current-playback) endpoint to check that your issued command was handled correctly by the player.\n\nIf the device is not found, the request will return `404 NOT FOUND` response code.\n\nIf the user making the request is non-premium, a `403 FORBIDDEN` response code will be returned.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8498,6 +8641,7 @@ static ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS: runtime::Operation = runt
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8510,6 +8654,7 @@ static ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8525,6 +8670,7 @@ static ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS: runtime::Operation = runt
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of simplified [playlist objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedplaylistobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Please note that the access token has to be tied to a user.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8582,6 +8728,7 @@ static ENDPOINT_GET_USERS_SAVED_SHOWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8594,6 +8741,7 @@ static ENDPOINT_GET_USERS_SAVED_SHOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8609,6 +8757,7 @@ static ENDPOINT_GET_USERS_SAVED_SHOWS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [saved show objects](https://developer.spotify.com/documentation/web-api/reference/#object-savedshowobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format.\nIf the current user has no shows saved, the response will be an empty array. If a show is unavailable in the given `market` it is filtered out. The `total` field in the paging object represents the number of all items, filtered or not, and thus might be larger than the actual total number of observable items.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#error-details).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8666,6 +8815,7 @@ static ENDPOINT_SAVE_SHOWS_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8681,6 +8831,7 @@ static ENDPOINT_SAVE_SHOWS_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_SAVE_SHOWS_USER_BODY,
@@ -8691,6 +8842,7 @@ static ENDPOINT_SAVE_SHOWS_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#error-details). A `403 Forbidden` while trying to add a show when you do not have the user's authorisation or when the user already has have over 10,000 items saved in library.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8743,6 +8895,7 @@ static ENDPOINT_REMOVE_SHOWS_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8755,6 +8908,7 @@ static ENDPOINT_REMOVE_SHOWS_USER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8770,6 +8924,7 @@ static ENDPOINT_REMOVE_SHOWS_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_REMOVE_SHOWS_USER_BODY,
@@ -8780,6 +8935,7 @@ static ENDPOINT_REMOVE_SHOWS_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#error-details). A `403 Forbidden` while trying to add a show when you do not have the user's authorisation.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8832,6 +8988,7 @@ static ENDPOINT_CHECK_USERS_SAVED_SHOWS: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8847,6 +9004,7 @@ static ENDPOINT_CHECK_USERS_SAVED_SHOWS: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a JSON array of `true`or `false` values, in the same order in which the `ids` were specified. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#error-details).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8904,6 +9062,7 @@ static ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS: runtime::Operation = runtime::
     parameters: &[
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8916,6 +9075,7 @@ static ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "time_range",
+            key: "time_range",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8928,6 +9088,7 @@ static ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8940,6 +9101,7 @@ static ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8955,6 +9117,7 @@ static ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS: runtime::Operation = runtime::
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200 OK` and the response body contains a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject) of [Artists](https://developer.spotify.com/documentation/web-api/reference/#object-artistobject) or [Tracks](https://developer.spotify.com/documentation/web-api/reference/#object-trackobject). On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9012,6 +9175,7 @@ static ENDPOINT_GET_USERS_SAVED_TRACKS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9024,6 +9188,7 @@ static ENDPOINT_GET_USERS_SAVED_TRACKS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -9036,6 +9201,7 @@ static ENDPOINT_GET_USERS_SAVED_TRACKS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -9051,6 +9217,7 @@ static ENDPOINT_GET_USERS_SAVED_TRACKS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [saved track objects](https://developer.spotify.com/documentation/web-api/reference/#object-savedtrackobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9108,6 +9275,7 @@ static ENDPOINT_SAVE_TRACKS_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9123,6 +9291,7 @@ static ENDPOINT_SAVE_TRACKS_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_SAVE_TRACKS_USER_BODY,
@@ -9133,6 +9302,7 @@ static ENDPOINT_SAVE_TRACKS_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to add a track when you do not have the user's authorization, or when you have over 10.000 tracks in Your Music, returns error `403` Forbidden.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9185,6 +9355,7 @@ static ENDPOINT_REMOVE_TRACKS_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9200,6 +9371,7 @@ static ENDPOINT_REMOVE_TRACKS_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_REMOVE_TRACKS_USER_BODY,
@@ -9210,6 +9382,7 @@ static ENDPOINT_REMOVE_TRACKS_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` Success. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to remove an album when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9262,6 +9435,7 @@ static ENDPOINT_CHECK_USERS_SAVED_TRACKS: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9277,6 +9451,7 @@ static ENDPOINT_CHECK_USERS_SAVED_TRACKS: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a JSON array of `true` or `false` values, in the same order in which the `ids` were specified.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9334,6 +9509,7 @@ static ENDPOINT_GET_PLAYLIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9346,6 +9522,7 @@ static ENDPOINT_GET_PLAYLIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9358,6 +9535,7 @@ static ENDPOINT_GET_PLAYLIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9370,6 +9548,7 @@ static ENDPOINT_GET_PLAYLIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "additional_types",
+            key: "additional_types",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9385,6 +9564,7 @@ static ENDPOINT_GET_PLAYLIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the response body contains a [playlist object](https://developer.spotify.com/documentation/web-api/reference/#object-playlistobject) in JSON format and the HTTP status code in the response header is `200` OK. If an episode is unavailable in the given `market`, its information will not be included in the response. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Requesting playlists that you do not have the user's authorization to access returns error `403` Forbidden.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9442,6 +9622,7 @@ static ENDPOINT_CHANGE_PLAYLIST_DETAILS: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9457,6 +9638,7 @@ static ENDPOINT_CHANGE_PLAYLIST_DETAILS: runtime::Operation = runtime::Operation
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_CHANGE_PLAYLIST_DETAILS_BODY,
@@ -9467,6 +9649,7 @@ static ENDPOINT_CHANGE_PLAYLIST_DETAILS: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success the HTTP status code in the response header is `200` OK.\n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to change a playlist when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9519,6 +9702,7 @@ static ENDPOINT_FOLLOW_PLAYLIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9534,6 +9718,7 @@ static ENDPOINT_FOLLOW_PLAYLIST: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_FOLLOW_PLAYLIST_BODY,
@@ -9544,6 +9729,7 @@ static ENDPOINT_FOLLOW_PLAYLIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body is empty.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9596,6 +9782,7 @@ static ENDPOINT_UNFOLLOW_PLAYLIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9611,6 +9798,7 @@ static ENDPOINT_UNFOLLOW_PLAYLIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body is empty.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9663,6 +9851,7 @@ static ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9675,6 +9864,7 @@ static ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9690,6 +9880,7 @@ static ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST: runtime::Operation = runtime::Op
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a JSON array of `true` or `false` values, in the same order in which the `ids` were specified.\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9747,6 +9938,7 @@ static ENDPOINT_GET_PLAYLIST_COVER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9762,6 +9954,7 @@ static ENDPOINT_GET_PLAYLIST_COVER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the response body contains a list of [image objects](https://developer.spotify.com/documentation/web-api/reference/#object-imageobject) in JSON format and the HTTP status code in the response header is `200` OK  \nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9823,6 +10016,7 @@ static ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9838,6 +10032,7 @@ static ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER: runtime::Operation = runtime::Oper
         media_type: "image/jpeg",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The new cover image of the playlist as a Base64 encoded JPEG image. Maximum payload size is 256KB.",
@@ -9850,6 +10045,7 @@ static ENDPOINT_UPLOAD_CUSTOM_PLAYLIST_COVER: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "If you get status code `429`, it means that you have sent too many requests.\nIf this happens, have a look in the `Retry-After` header, where you will see a number displayed.\nThis is the amount of seconds that you need to wait, before you can retry sending your requests.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9902,6 +10098,7 @@ static ENDPOINT_GET_PLAYLISTS_TRACKS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9914,6 +10111,7 @@ static ENDPOINT_GET_PLAYLISTS_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9926,6 +10124,7 @@ static ENDPOINT_GET_PLAYLISTS_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9938,6 +10137,7 @@ static ENDPOINT_GET_PLAYLISTS_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -9950,6 +10150,7 @@ static ENDPOINT_GET_PLAYLISTS_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -9962,6 +10163,7 @@ static ENDPOINT_GET_PLAYLISTS_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "additional_types",
+            key: "additional_types",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9977,6 +10179,7 @@ static ENDPOINT_GET_PLAYLISTS_TRACKS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the response body contains an array of [track objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedtrackobject) and [episode objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedepisodeobject) (depends on the `additional_types` parameter), wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject) in JSON format and the HTTP status code in the response header is `200` OK. If an episode is unavailable in the given `market`, its information will not be included in the response. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Requesting playlists that you do not have the user's authorization to access returns error `403` Forbidden.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10034,6 +10237,7 @@ static ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS: runtime::Operation = runtim
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10046,6 +10250,7 @@ static ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "uris",
+            key: "uris",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10061,6 +10266,7 @@ static ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS: runtime::Operation = runtim
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS_BODY,
@@ -10071,6 +10277,7 @@ static ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS: runtime::Operation = runtim
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On a successful **reorder** operation, the response body contains a `snapshot_id` in JSON format\nand the HTTP status code in the response header is `200` OK. The `snapshot_id`\ncan be used to identify your playlist version in future requests.\n\nOn a successful **replace** operation, the HTTP status code in the response header is `201`\nCreated.\n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes),\nthe response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema),\nand the existing playlist is unmodified.\nTrying to set an item when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10082,6 +10289,7 @@ static ENDPOINT_REORDER_OR_REPLACE_PLAYLISTS_TRACKS: runtime::Operation = runtim
         },
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "On a successful **reorder** operation, the response body contains a `snapshot_id` in JSON format\nand the HTTP status code in the response header is `200` OK. The `snapshot_id`\ncan be used to identify your playlist version in future requests.\n\nOn a successful **replace** operation, the HTTP status code in the response header is `201`\nCreated.\n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes),\nthe response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema),\nand the existing playlist is unmodified.\nTrying to set an item when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10139,6 +10347,7 @@ static ENDPOINT_ADD_TRACKS_TO_PLAYLIST: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10151,6 +10360,7 @@ static ENDPOINT_ADD_TRACKS_TO_PLAYLIST: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "position",
+            key: "position",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10163,6 +10373,7 @@ static ENDPOINT_ADD_TRACKS_TO_PLAYLIST: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "uris",
+            key: "uris",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10178,6 +10389,7 @@ static ENDPOINT_ADD_TRACKS_TO_PLAYLIST: runtime::Operation = runtime::Operation 
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_ADD_TRACKS_TO_PLAYLIST_BODY,
@@ -10188,6 +10400,7 @@ static ENDPOINT_ADD_TRACKS_TO_PLAYLIST: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "On success, the HTTP status code in the response header is `201` Created. The response body contains a `snapshot_id` in JSON format. The `snapshot_id` can be used to identify your playlist version in future requests. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to add an item when you do not have the user's authorization, or when there are more than 10.000 items in the playlist, returns error `403` Forbidden.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10245,6 +10458,7 @@ static ENDPOINT_REMOVE_TRACKS_PLAYLIST: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10260,6 +10474,7 @@ static ENDPOINT_REMOVE_TRACKS_PLAYLIST: runtime::Operation = runtime::Operation 
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_REMOVE_TRACKS_PLAYLIST_BODY,
@@ -10270,6 +10485,7 @@ static ENDPOINT_REMOVE_TRACKS_PLAYLIST: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the response body contains a `snapshot_id` in JSON format\nand the HTTP status code in the response header is `200` OK. The `snapshot_id`\ncan be used to identify your playlist version in future requests.\n\nOn error, the header status code is an [error code](https://developer.spotify.com/spotify-documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/spotify-documentation/web-api/#response-schema).\nTrying to remove an item when you do not have the user's authorization returns error `403` Forbidden.\nAttempting to use several different ways to remove items returns `400` Bad Request.\nOther client errors returning `400` Bad Request include specifying invalid positions.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10327,6 +10543,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10339,6 +10556,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10351,6 +10569,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "seed_artists",
+            key: "seed_artists",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10363,6 +10582,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "seed_genres",
+            key: "seed_genres",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10375,6 +10595,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "seed_tracks",
+            key: "seed_tracks",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10387,6 +10608,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_acousticness",
+            key: "min_acousticness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10399,6 +10621,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_acousticness",
+            key: "max_acousticness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10411,6 +10634,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_acousticness",
+            key: "target_acousticness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10423,6 +10647,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_danceability",
+            key: "min_danceability",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10435,6 +10660,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_danceability",
+            key: "max_danceability",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10447,6 +10673,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_danceability",
+            key: "target_danceability",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10459,6 +10686,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_duration_ms",
+            key: "min_duration_ms",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10471,6 +10699,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_duration_ms",
+            key: "max_duration_ms",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10483,6 +10712,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_duration_ms",
+            key: "target_duration_ms",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10495,6 +10725,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_energy",
+            key: "min_energy",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10507,6 +10738,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_energy",
+            key: "max_energy",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10519,6 +10751,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_energy",
+            key: "target_energy",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10531,6 +10764,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_instrumentalness",
+            key: "min_instrumentalness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10543,6 +10777,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_instrumentalness",
+            key: "max_instrumentalness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10555,6 +10790,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_instrumentalness",
+            key: "target_instrumentalness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10567,6 +10803,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_key",
+            key: "min_key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10579,6 +10816,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_key",
+            key: "max_key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10591,6 +10829,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_key",
+            key: "target_key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10603,6 +10842,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_liveness",
+            key: "min_liveness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10615,6 +10855,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_liveness",
+            key: "max_liveness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10627,6 +10868,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_liveness",
+            key: "target_liveness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10639,6 +10881,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_loudness",
+            key: "min_loudness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10651,6 +10894,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_loudness",
+            key: "max_loudness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10663,6 +10907,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_loudness",
+            key: "target_loudness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10675,6 +10920,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_mode",
+            key: "min_mode",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10687,6 +10933,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_mode",
+            key: "max_mode",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10699,6 +10946,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_mode",
+            key: "target_mode",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10711,6 +10959,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_popularity",
+            key: "min_popularity",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10723,6 +10972,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_popularity",
+            key: "max_popularity",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10735,6 +10985,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_popularity",
+            key: "target_popularity",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10747,6 +10998,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_speechiness",
+            key: "min_speechiness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10759,6 +11011,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_speechiness",
+            key: "max_speechiness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10771,6 +11024,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_speechiness",
+            key: "target_speechiness",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10783,6 +11037,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_tempo",
+            key: "min_tempo",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10795,6 +11050,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_tempo",
+            key: "max_tempo",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10807,6 +11063,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_tempo",
+            key: "target_tempo",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10817,6 +11074,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_time_signature",
+            key: "min_time_signature",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10829,6 +11087,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_time_signature",
+            key: "max_time_signature",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10841,6 +11100,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_time_signature",
+            key: "target_time_signature",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10853,6 +11113,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_valence",
+            key: "min_valence",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10865,6 +11126,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_valence",
+            key: "max_valence",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10877,6 +11139,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_valence",
+            key: "target_valence",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10892,6 +11155,7 @@ static ENDPOINT_GET_RECOMMENDATIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200 OK` and the response body contains a recommendations response object in JSON format.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10951,6 +11215,7 @@ static ENDPOINT_GET_RECOMMENDATION_GENRES: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200 OK` and the response body contains a recommendations response object in JSON format.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11008,6 +11273,7 @@ static ENDPOINT_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "q",
+            key: "q",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11020,6 +11286,7 @@ static ENDPOINT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11032,6 +11299,7 @@ static ENDPOINT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11044,6 +11312,7 @@ static ENDPOINT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11056,6 +11325,7 @@ static ENDPOINT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11068,6 +11338,7 @@ static ENDPOINT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "include_external",
+            key: "include_external",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11083,6 +11354,7 @@ static ENDPOINT_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "**On success**:\n\n- In the response ***header*** the HTTP status code is `200` OK.\n- For each type provided in the `type` parameter, the response ***body*** contains an array of [artist objects](https://developer.spotify.com/documentation/web-api/reference/#object-artistobject) / [simplified album objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedalbumobject) / [track objects](https://developer.spotify.com/documentation/web-api/reference/#object-trackobject) / [simplified show objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedshowobject) / [simplified episode objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedepisodeobject) wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject) in JSON.\n\n**On error**:\n\n- The ***header*** status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes).\n- The response ***body*** contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11140,6 +11412,7 @@ static ENDPOINT_GET_MULTIPLE_SHOWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11152,6 +11425,7 @@ static ENDPOINT_GET_MULTIPLE_SHOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11167,6 +11441,7 @@ static ENDPOINT_GET_MULTIPLE_SHOWS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200`\nOK and the response body contains an object whose key is `shows` and whose\nvalue is an array of [simple show object](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedshowobject)\nin JSON format.\n\nObjects are returned in the order requested. If an object is not found, a `null` value is returned in the appropriate position. If a show is unavailable in the given `market`, a `null` value is returned. Duplicate `ids` in the query will result in duplicate objects in the response. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11224,6 +11499,7 @@ static ENDPOINT_GET_A_SHOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11236,6 +11512,7 @@ static ENDPOINT_GET_A_SHOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11251,6 +11528,7 @@ static ENDPOINT_GET_A_SHOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200`\nOK and the response body contains a [show object](https://developer.spotify.com/documentation/web-api/reference/#object-showobject)\nin JSON format.  \n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes)\nand the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).  \n\nIf a show is unavailable in the given `market` the HTTP status code in the response header is `404` NOT FOUND.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11308,6 +11586,7 @@ static ENDPOINT_GET_A_SHOWS_EPISODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11320,6 +11599,7 @@ static ENDPOINT_GET_A_SHOWS_EPISODES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11332,6 +11612,7 @@ static ENDPOINT_GET_A_SHOWS_EPISODES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11344,6 +11625,7 @@ static ENDPOINT_GET_A_SHOWS_EPISODES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11359,6 +11641,7 @@ static ENDPOINT_GET_A_SHOWS_EPISODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [simplified episode objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedepisodeobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format.  \n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#error-details).  \n\nIf a show is unavailable in the given `market` the HTTP status code in the response header is `404` NOT FOUND. Unavailable episodes are filtered out.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11416,6 +11699,7 @@ static ENDPOINT_GET_SEVERAL_TRACKS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11428,6 +11712,7 @@ static ENDPOINT_GET_SEVERAL_TRACKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11443,6 +11728,7 @@ static ENDPOINT_GET_SEVERAL_TRACKS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200`\nOK and the response body contains an object whose key is `tracks` and whose\nvalue is an array of [track objects](https://developer.spotify.com/documentation/web-api/reference/#object-trackobject)\nin JSON format.\n\nObjects are returned in the order requested. If an object is not found, a `null` value is returned in the appropriate position. Duplicate `ids` in the query will result in duplicate objects in the response. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11500,6 +11786,7 @@ static ENDPOINT_GET_TRACK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11512,6 +11799,7 @@ static ENDPOINT_GET_TRACK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "market",
+            key: "market",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11527,6 +11815,7 @@ static ENDPOINT_GET_TRACK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200`\nOK and the response body contains a [track object](https://developer.spotify.com/documentation/web-api/reference/#object-trackobject)\nin JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes)\nand the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11584,6 +11873,7 @@ static ENDPOINT_GET_USERS_PROFILE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11599,6 +11889,7 @@ static ENDPOINT_GET_USERS_PROFILE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains a [user object](https://developer.spotify.com/documentation/web-api/reference/#object-publicuserobject) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). If a user with that user_id doesn't exist, the status code is `404` NOT FOUND.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11656,6 +11947,7 @@ static ENDPOINT_GET_LIST_USERS_PLAYLISTS: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11668,6 +11960,7 @@ static ENDPOINT_GET_LIST_USERS_PLAYLISTS: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11680,6 +11973,7 @@ static ENDPOINT_GET_LIST_USERS_PLAYLISTS: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11695,6 +11989,7 @@ static ENDPOINT_GET_LIST_USERS_PLAYLISTS: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the HTTP status code in the response header is `200` OK and the response body contains an array of simplified [playlist objects](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedplaylistobject) (wrapped in a [paging object](https://developer.spotify.com/documentation/web-api/reference/#object-pagingobject)) in JSON format. On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11752,6 +12047,7 @@ static ENDPOINT_CREATE_PLAYLIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11767,6 +12063,7 @@ static ENDPOINT_CREATE_PLAYLIST: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ENDPOINT_CREATE_PLAYLIST_BODY,
@@ -11777,6 +12074,7 @@ static ENDPOINT_CREATE_PLAYLIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "On success, the response body contains the created [playlist object](https://developer.spotify.com/documentation/web-api/reference/#object-playlistobject)\nin JSON format and the HTTP status code in the response header is `200` OK or\n`201` Created. There is also a `Location` response header giving the Web API\nendpoint for the new playlist.\n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to create a playlist when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11788,6 +12086,7 @@ static ENDPOINT_CREATE_PLAYLIST: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "On success, the response body contains the created [playlist object](https://developer.spotify.com/documentation/web-api/reference/#object-playlistobject)\nin JSON format and the HTTP status code in the response header is `200` OK or\n`201` Created. There is also a `Location` response header giving the Web API\nendpoint for the new playlist.\n\nOn error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema). Trying to create a playlist when you do not have the user's authorization returns error `403` Forbidden.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

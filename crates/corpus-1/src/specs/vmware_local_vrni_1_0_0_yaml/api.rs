@@ -7542,6 +7542,7 @@ static CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("User Credentials"),
         schema: &CREATE_BODY,
@@ -7552,6 +7553,7 @@ static CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7622,6 +7624,7 @@ static DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7677,6 +7680,7 @@ static LIST_ARISTA_SWITCHES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7742,6 +7746,7 @@ static ADD_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("Add a cisco switch as datasource"),
         schema: &ADD_ARISTA_SWITCH_BODY,
@@ -7752,6 +7757,7 @@ static ADD_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7825,6 +7831,7 @@ static GET_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7838,6 +7845,7 @@ static GET_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7906,6 +7914,7 @@ static UPDATE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7919,6 +7928,7 @@ static UPDATE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_ARISTA_SWITCH_BODY,
@@ -7929,6 +7939,7 @@ static UPDATE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8007,6 +8018,7 @@ static DELETE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8020,6 +8032,7 @@ static DELETE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8078,6 +8091,7 @@ static DISABLE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8091,6 +8105,7 @@ static DISABLE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8154,6 +8169,7 @@ static ENABLE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8167,6 +8183,7 @@ static ENABLE_ARISTA_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8230,6 +8247,7 @@ static GET_ARISTA_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8243,6 +8261,7 @@ static GET_ARISTA_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8311,6 +8330,7 @@ static UPDATE_ARISTA_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8324,6 +8344,7 @@ static UPDATE_ARISTA_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_ARISTA_SWITCH_SNMP_CONFIG_BODY,
@@ -8334,6 +8355,7 @@ static UPDATE_ARISTA_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8414,6 +8436,7 @@ static LIST_BROCADE_SWITCHES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8479,6 +8502,7 @@ static ADD_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ADD_BROCADE_SWITCH_BODY,
@@ -8489,6 +8513,7 @@ static ADD_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8562,6 +8587,7 @@ static GET_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8575,6 +8601,7 @@ static GET_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8643,6 +8670,7 @@ static UPDATE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8656,6 +8684,7 @@ static UPDATE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_BROCADE_SWITCH_BODY,
@@ -8666,6 +8695,7 @@ static UPDATE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8744,6 +8774,7 @@ static DELETE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8757,6 +8788,7 @@ static DELETE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8815,6 +8847,7 @@ static DISABLE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8828,6 +8861,7 @@ static DISABLE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8891,6 +8925,7 @@ static ENABLE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8904,6 +8939,7 @@ static ENABLE_BROCADE_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8967,6 +9003,7 @@ static GET_BROCADE_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8980,6 +9017,7 @@ static GET_BROCADE_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9048,6 +9086,7 @@ static UPDATE_BROCADE_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9061,6 +9100,7 @@ static UPDATE_BROCADE_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_BROCADE_SWITCH_SNMP_CONFIG_BODY,
@@ -9071,6 +9111,7 @@ static UPDATE_BROCADE_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9151,6 +9192,7 @@ static LIST_CHECKPOINT_FIREWALLS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9216,6 +9258,7 @@ static ADD_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some(
             "Add a vSec Checkpoint firewall as data source",
@@ -9228,6 +9271,7 @@ static ADD_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9301,6 +9345,7 @@ static GET_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9314,6 +9359,7 @@ static GET_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9382,6 +9428,7 @@ static UPDATE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9395,6 +9442,7 @@ static UPDATE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_CHECKPOINT_FIREWALL_BODY,
@@ -9405,6 +9453,7 @@ static UPDATE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9483,6 +9532,7 @@ static DELETE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9496,6 +9546,7 @@ static DELETE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9554,6 +9605,7 @@ static DISABLE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9567,6 +9619,7 @@ static DISABLE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9630,6 +9683,7 @@ static ENABLE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9643,6 +9697,7 @@ static ENABLE_CHECKPOINT_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9708,6 +9763,7 @@ static LIST_CISCO_SWITCHES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9773,6 +9829,7 @@ static ADD_CISCO_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("Add a cisco switch as datasource."),
         schema: &ADD_CISCO_SWITCH_BODY,
@@ -9783,6 +9840,7 @@ static ADD_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9856,6 +9914,7 @@ static GET_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9869,6 +9928,7 @@ static GET_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9937,6 +9997,7 @@ static UPDATE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9950,6 +10011,7 @@ static UPDATE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_CISCO_SWITCH_BODY,
@@ -9960,6 +10022,7 @@ static UPDATE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10038,6 +10101,7 @@ static DELETE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10051,6 +10115,7 @@ static DELETE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10109,6 +10174,7 @@ static DISABLE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10122,6 +10188,7 @@ static DISABLE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10185,6 +10252,7 @@ static ENABLE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10198,6 +10266,7 @@ static ENABLE_CISCO_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10261,6 +10330,7 @@ static GET_CISCO_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10274,6 +10344,7 @@ static GET_CISCO_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10342,6 +10413,7 @@ static UPDATE_CISCO_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10355,6 +10427,7 @@ static UPDATE_CISCO_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation 
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_CISCO_SWITCH_SNMP_CONFIG_BODY,
@@ -10365,6 +10438,7 @@ static UPDATE_CISCO_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10445,6 +10519,7 @@ static LIST_DELL_SWITCHES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10510,6 +10585,7 @@ static ADD_DELL_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ADD_DELL_SWITCH_BODY,
@@ -10520,6 +10596,7 @@ static ADD_DELL_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10593,6 +10670,7 @@ static GET_DELL_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10606,6 +10684,7 @@ static GET_DELL_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10674,6 +10753,7 @@ static UPDATE_DELL_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10687,6 +10767,7 @@ static UPDATE_DELL_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_DELL_SWITCH_BODY,
@@ -10697,6 +10778,7 @@ static UPDATE_DELL_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10775,6 +10857,7 @@ static DELETE_DELL_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10788,6 +10871,7 @@ static DELETE_DELL_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10846,6 +10930,7 @@ static DISABLE_DELL_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10859,6 +10944,7 @@ static DISABLE_DELL_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10922,6 +11008,7 @@ static ENABLE_DELL_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10935,6 +11022,7 @@ static ENABLE_DELL_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10998,6 +11086,7 @@ static GET_DELL_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11011,6 +11100,7 @@ static GET_DELL_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11074,6 +11164,7 @@ static UPDATE_DELL_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11087,6 +11178,7 @@ static UPDATE_DELL_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_DELL_SWITCH_SNMP_CONFIG_BODY,
@@ -11097,6 +11189,7 @@ static UPDATE_DELL_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11177,6 +11270,7 @@ static LIST_HPOV_MANAGERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11242,6 +11336,7 @@ static ADD_HPOV_MANAGER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ADD_HPOV_MANAGER_BODY,
@@ -11252,6 +11347,7 @@ static ADD_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11325,6 +11421,7 @@ static GET_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11338,6 +11435,7 @@ static GET_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11406,6 +11504,7 @@ static UPDATE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11419,6 +11518,7 @@ static UPDATE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_HPOV_MANAGER_BODY,
@@ -11429,6 +11529,7 @@ static UPDATE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11507,6 +11608,7 @@ static DELETE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11520,6 +11622,7 @@ static DELETE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11578,6 +11681,7 @@ static DISABLE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11591,6 +11695,7 @@ static DISABLE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11654,6 +11759,7 @@ static ENABLE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11667,6 +11773,7 @@ static ENABLE_HPOV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11732,6 +11839,7 @@ static LIST_HPVC_MANAGERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11797,6 +11905,7 @@ static ADD_HPVC_MANAGER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("Add a switch as datasource"),
         schema: &ADD_HPVC_MANAGER_BODY,
@@ -11807,6 +11916,7 @@ static ADD_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11880,6 +11990,7 @@ static GET_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11893,6 +12004,7 @@ static GET_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11961,6 +12073,7 @@ static UPDATE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11974,6 +12087,7 @@ static UPDATE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_HPVC_MANAGER_BODY,
@@ -11984,6 +12098,7 @@ static UPDATE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12062,6 +12177,7 @@ static DELETE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12075,6 +12191,7 @@ static DELETE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -12133,6 +12250,7 @@ static DISABLE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12146,6 +12264,7 @@ static DISABLE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -12209,6 +12328,7 @@ static ENABLE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12222,6 +12342,7 @@ static ENABLE_HPVC_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -12287,6 +12408,7 @@ static LIST_JUNIPER_SWITCHES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12352,6 +12474,7 @@ static ADD_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("Add a cisco switch as datasource"),
         schema: &ADD_JUNIPER_SWITCH_BODY,
@@ -12362,6 +12485,7 @@ static ADD_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12435,6 +12559,7 @@ static GET_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12448,6 +12573,7 @@ static GET_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12516,6 +12642,7 @@ static UPDATE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12529,6 +12656,7 @@ static UPDATE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_JUNIPER_SWITCH_BODY,
@@ -12539,6 +12667,7 @@ static UPDATE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12617,6 +12746,7 @@ static DELETE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12630,6 +12760,7 @@ static DELETE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -12688,6 +12819,7 @@ static DISABLE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12701,6 +12833,7 @@ static DISABLE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -12764,6 +12897,7 @@ static ENABLE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12777,6 +12911,7 @@ static ENABLE_JUNIPER_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -12840,6 +12975,7 @@ static GET_JUNIPER_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12853,6 +12989,7 @@ static GET_JUNIPER_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12921,6 +13058,7 @@ static UPDATE_JUNIPER_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12934,6 +13072,7 @@ static UPDATE_JUNIPER_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_JUNIPER_SWITCH_SNMP_CONFIG_BODY,
@@ -12944,6 +13083,7 @@ static UPDATE_JUNIPER_SWITCH_SNMP_CONFIG: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13024,6 +13164,7 @@ static LIST_NSXV_MANAGERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13089,6 +13230,7 @@ static ADD_NSXV_MANAGER_DATASOURCE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ADD_NSXV_MANAGER_DATASOURCE_BODY,
@@ -13099,6 +13241,7 @@ static ADD_NSXV_MANAGER_DATASOURCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13172,6 +13315,7 @@ static GET_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13185,6 +13329,7 @@ static GET_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13253,6 +13398,7 @@ static UPDATE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13266,6 +13412,7 @@ static UPDATE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_NSXV_MANAGER_BODY,
@@ -13276,6 +13423,7 @@ static UPDATE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13344,6 +13492,7 @@ static DELETE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13357,6 +13506,7 @@ static DELETE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -13415,6 +13565,7 @@ static GET_NSXV_CONTROLLER_CLUSTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13428,6 +13579,7 @@ static GET_NSXV_CONTROLLER_CLUSTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13496,6 +13648,7 @@ static UPDATE_NSXV_CONTROLLER_CLUSTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13509,6 +13662,7 @@ static UPDATE_NSXV_CONTROLLER_CLUSTER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_NSXV_CONTROLLER_CLUSTER_BODY,
@@ -13519,6 +13673,7 @@ static UPDATE_NSXV_CONTROLLER_CLUSTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13597,6 +13752,7 @@ static DISABLE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13610,6 +13766,7 @@ static DISABLE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -13673,6 +13830,7 @@ static ENABLE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13686,6 +13844,7 @@ static ENABLE_NSXV_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -13751,6 +13910,7 @@ static LIST_PANORAMA_FIREWALLS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13816,6 +13976,7 @@ static ADD_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some(
             "Add a panorama firewall as datasource",
@@ -13828,6 +13989,7 @@ static ADD_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13901,6 +14063,7 @@ static GET_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13914,6 +14077,7 @@ static GET_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13982,6 +14146,7 @@ static UPDATE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13995,6 +14160,7 @@ static UPDATE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_PANORAMA_FIREWALL_BODY,
@@ -14005,6 +14171,7 @@ static UPDATE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14083,6 +14250,7 @@ static DELETE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14096,6 +14264,7 @@ static DELETE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -14154,6 +14323,7 @@ static DISABLE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14167,6 +14337,7 @@ static DISABLE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -14230,6 +14401,7 @@ static ENABLE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14243,6 +14415,7 @@ static ENABLE_PANORAMA_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -14308,6 +14481,7 @@ static LIST_UCS_MANAGERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14373,6 +14547,7 @@ static ADD_UCS_MANAGER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ADD_UCS_MANAGER_BODY,
@@ -14383,6 +14558,7 @@ static ADD_UCS_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14456,6 +14632,7 @@ static GET_UCS_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14469,6 +14646,7 @@ static GET_UCS_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14537,6 +14715,7 @@ static UPDATE_UCS_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14550,6 +14729,7 @@ static UPDATE_UCS_MANAGER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_UCS_MANAGER_BODY,
@@ -14560,6 +14740,7 @@ static UPDATE_UCS_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14638,6 +14819,7 @@ static DELETE_UCS_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14651,6 +14833,7 @@ static DELETE_UCS_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -14709,6 +14892,7 @@ static DISABLE_UCS_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14722,6 +14906,7 @@ static DISABLE_UCS_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -14785,6 +14970,7 @@ static ENABLE_UCS_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14798,6 +14984,7 @@ static ENABLE_UCS_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -14861,6 +15048,7 @@ static GET_UCS_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14874,6 +15062,7 @@ static GET_UCS_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14942,6 +15131,7 @@ static UPDATE_UCS_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14955,6 +15145,7 @@ static UPDATE_UCS_SNMP_CONFIG: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_UCS_SNMP_CONFIG_BODY,
@@ -14965,6 +15156,7 @@ static UPDATE_UCS_SNMP_CONFIG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15045,6 +15237,7 @@ static LIST_VCENTERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15110,6 +15303,7 @@ static ADD_VCENTER_DATASOURCE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("VCenter Credentials"),
         schema: &ADD_VCENTER_DATASOURCE_BODY,
@@ -15120,6 +15314,7 @@ static ADD_VCENTER_DATASOURCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15193,6 +15388,7 @@ static GET_VCENTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15206,6 +15402,7 @@ static GET_VCENTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15274,6 +15471,7 @@ static UPDATE_VCENTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15287,6 +15485,7 @@ static UPDATE_VCENTER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_VCENTER_BODY,
@@ -15297,6 +15496,7 @@ static UPDATE_VCENTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15375,6 +15575,7 @@ static DELETE_VCENTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15388,6 +15589,7 @@ static DELETE_VCENTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -15446,6 +15648,7 @@ static DISABLE_VCENTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15459,6 +15662,7 @@ static DISABLE_VCENTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -15522,6 +15726,7 @@ static ENABLE_VCENTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15535,6 +15740,7 @@ static ENABLE_VCENTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -15598,6 +15804,7 @@ static LIST_CLUSTERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -15608,6 +15815,7 @@ static LIST_CLUSTERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15618,6 +15826,7 @@ static LIST_CLUSTERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -15630,6 +15839,7 @@ static LIST_CLUSTERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -15645,6 +15855,7 @@ static LIST_CLUSTERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15713,6 +15924,7 @@ static GET_CLUSTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -15723,6 +15935,7 @@ static GET_CLUSTER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15736,6 +15949,7 @@ static GET_CLUSTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15809,6 +16023,7 @@ static LIST_DATASTORES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -15819,6 +16034,7 @@ static LIST_DATASTORES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15829,6 +16045,7 @@ static LIST_DATASTORES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -15841,6 +16058,7 @@ static LIST_DATASTORES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -15856,6 +16074,7 @@ static LIST_DATASTORES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15924,6 +16143,7 @@ static GET_DATASTORE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -15934,6 +16154,7 @@ static GET_DATASTORE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15947,6 +16168,7 @@ static GET_DATASTORE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16020,6 +16242,7 @@ static LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16030,6 +16253,7 @@ static LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16040,6 +16264,7 @@ static LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16052,6 +16277,7 @@ static LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16067,6 +16293,7 @@ static LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16135,6 +16362,7 @@ static GET_DISTRIBUTED_VIRTUAL_PORTGROUP: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16145,6 +16373,7 @@ static GET_DISTRIBUTED_VIRTUAL_PORTGROUP: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -16158,6 +16387,7 @@ static GET_DISTRIBUTED_VIRTUAL_PORTGROUP: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16231,6 +16461,7 @@ static LIST_DISTRIBUTED_VIRTUAL_SWITCHES: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16241,6 +16472,7 @@ static LIST_DISTRIBUTED_VIRTUAL_SWITCHES: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16251,6 +16483,7 @@ static LIST_DISTRIBUTED_VIRTUAL_SWITCHES: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16263,6 +16496,7 @@ static LIST_DISTRIBUTED_VIRTUAL_SWITCHES: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16278,6 +16512,7 @@ static LIST_DISTRIBUTED_VIRTUAL_SWITCHES: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16346,6 +16581,7 @@ static GET_DISTRIBUTED_VIRTUAL_SWITCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16356,6 +16592,7 @@ static GET_DISTRIBUTED_VIRTUAL_SWITCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -16369,6 +16606,7 @@ static GET_DISTRIBUTED_VIRTUAL_SWITCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16442,6 +16680,7 @@ static LIST_FIREWALL_RULES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16452,6 +16691,7 @@ static LIST_FIREWALL_RULES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16462,6 +16702,7 @@ static LIST_FIREWALL_RULES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16474,6 +16715,7 @@ static LIST_FIREWALL_RULES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16489,6 +16731,7 @@ static LIST_FIREWALL_RULES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16557,6 +16800,7 @@ static GET_FIREWALL_RULE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16567,6 +16811,7 @@ static GET_FIREWALL_RULE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -16580,6 +16825,7 @@ static GET_FIREWALL_RULE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16653,6 +16899,7 @@ static LIST_FIREWALLS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16663,6 +16910,7 @@ static LIST_FIREWALLS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16673,6 +16921,7 @@ static LIST_FIREWALLS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16685,6 +16934,7 @@ static LIST_FIREWALLS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16700,6 +16950,7 @@ static LIST_FIREWALLS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16768,6 +17019,7 @@ static GET_FIREWALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16778,6 +17030,7 @@ static GET_FIREWALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -16791,6 +17044,7 @@ static GET_FIREWALL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16864,6 +17118,7 @@ static GET_FLOWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16874,6 +17129,7 @@ static GET_FLOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16884,6 +17140,7 @@ static GET_FLOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16896,6 +17153,7 @@ static GET_FLOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -16911,6 +17169,7 @@ static GET_FLOWS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16979,6 +17238,7 @@ static GET_FLOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16989,6 +17249,7 @@ static GET_FLOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -17002,6 +17263,7 @@ static GET_FLOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17075,6 +17337,7 @@ static LIST_FOLDERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17085,6 +17348,7 @@ static LIST_FOLDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17095,6 +17359,7 @@ static LIST_FOLDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17107,6 +17372,7 @@ static LIST_FOLDERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17122,6 +17388,7 @@ static LIST_FOLDERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17190,6 +17457,7 @@ static GET_FOLDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -17200,6 +17468,7 @@ static GET_FOLDER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17213,6 +17482,7 @@ static GET_FOLDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17286,6 +17556,7 @@ static LIST_HOSTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17296,6 +17567,7 @@ static LIST_HOSTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17306,6 +17578,7 @@ static LIST_HOSTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17318,6 +17591,7 @@ static LIST_HOSTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17333,6 +17607,7 @@ static LIST_HOSTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17401,6 +17676,7 @@ static GET_HOST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -17411,6 +17687,7 @@ static GET_HOST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17424,6 +17701,7 @@ static GET_HOST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17497,6 +17775,7 @@ static LIST_IP_SETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17507,6 +17786,7 @@ static LIST_IP_SETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17517,6 +17797,7 @@ static LIST_IP_SETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17529,6 +17810,7 @@ static LIST_IP_SETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17544,6 +17826,7 @@ static LIST_IP_SETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17612,6 +17895,7 @@ static GET_IP_SET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17622,6 +17906,7 @@ static GET_IP_SET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -17635,6 +17920,7 @@ static GET_IP_SET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17708,6 +17994,7 @@ static LIST_LAYER2_NETWORKS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17718,6 +18005,7 @@ static LIST_LAYER2_NETWORKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17728,6 +18016,7 @@ static LIST_LAYER2_NETWORKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17740,6 +18029,7 @@ static LIST_LAYER2_NETWORKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -17755,6 +18045,7 @@ static LIST_LAYER2_NETWORKS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17823,6 +18114,7 @@ static GET_LAYER2_NETWORK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17833,6 +18125,7 @@ static GET_LAYER2_NETWORK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -17846,6 +18139,7 @@ static GET_LAYER2_NETWORK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17921,6 +18215,7 @@ static GET_NAMES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Names Request"),
         schema: &GET_NAMES_BODY,
@@ -17931,6 +18226,7 @@ static GET_NAMES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17989,6 +18285,7 @@ static GET_NAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17999,6 +18296,7 @@ static GET_NAME: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18012,6 +18310,7 @@ static GET_NAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18070,6 +18369,7 @@ static LIST_NSX_MANAGERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18080,6 +18380,7 @@ static LIST_NSX_MANAGERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18090,6 +18391,7 @@ static LIST_NSX_MANAGERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18102,6 +18404,7 @@ static LIST_NSX_MANAGERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18117,6 +18420,7 @@ static LIST_NSX_MANAGERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18185,6 +18489,7 @@ static GET_NSX_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18195,6 +18500,7 @@ static GET_NSX_MANAGER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18208,6 +18514,7 @@ static GET_NSX_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18281,6 +18588,7 @@ static LIST_PROBLEM_EVENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18291,6 +18599,7 @@ static LIST_PROBLEM_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18301,6 +18610,7 @@ static LIST_PROBLEM_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18313,6 +18623,7 @@ static LIST_PROBLEM_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18328,6 +18639,7 @@ static LIST_PROBLEM_EVENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18396,6 +18708,7 @@ static GET_PROBLEM_EVENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18406,6 +18719,7 @@ static GET_PROBLEM_EVENT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18419,6 +18733,7 @@ static GET_PROBLEM_EVENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18492,6 +18807,7 @@ static LIST_SECURITY_GROUPS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18502,6 +18818,7 @@ static LIST_SECURITY_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18512,6 +18829,7 @@ static LIST_SECURITY_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18524,6 +18842,7 @@ static LIST_SECURITY_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18539,6 +18858,7 @@ static LIST_SECURITY_GROUPS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18607,6 +18927,7 @@ static GET_SECURITY_GROUP: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18617,6 +18938,7 @@ static GET_SECURITY_GROUP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18630,6 +18952,7 @@ static GET_SECURITY_GROUP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18703,6 +19026,7 @@ static LIST_SECURITY_TAGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18713,6 +19037,7 @@ static LIST_SECURITY_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18723,6 +19048,7 @@ static LIST_SECURITY_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18735,6 +19061,7 @@ static LIST_SECURITY_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18750,6 +19077,7 @@ static LIST_SECURITY_TAGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18818,6 +19146,7 @@ static GET_SECURITY_TAG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18828,6 +19157,7 @@ static GET_SECURITY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18841,6 +19171,7 @@ static GET_SECURITY_TAG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18914,6 +19245,7 @@ static LIST_SERVICE_GROUPS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18924,6 +19256,7 @@ static LIST_SERVICE_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18934,6 +19267,7 @@ static LIST_SERVICE_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18946,6 +19280,7 @@ static LIST_SERVICE_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -18961,6 +19296,7 @@ static LIST_SERVICE_GROUPS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19029,6 +19365,7 @@ static GET_SERVICE_GROUP: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19039,6 +19376,7 @@ static GET_SERVICE_GROUP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19052,6 +19390,7 @@ static GET_SERVICE_GROUP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19125,6 +19464,7 @@ static LIST_SERVICES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19135,6 +19475,7 @@ static LIST_SERVICES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19145,6 +19486,7 @@ static LIST_SERVICES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19157,6 +19499,7 @@ static LIST_SERVICES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19172,6 +19515,7 @@ static LIST_SERVICES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19240,6 +19584,7 @@ static GET_SERVICE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19250,6 +19595,7 @@ static GET_SERVICE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19263,6 +19609,7 @@ static GET_SERVICE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19336,6 +19683,7 @@ static LIST_DATACENTERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19346,6 +19694,7 @@ static LIST_DATACENTERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19356,6 +19705,7 @@ static LIST_DATACENTERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19368,6 +19718,7 @@ static LIST_DATACENTERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19383,6 +19734,7 @@ static LIST_DATACENTERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19451,6 +19803,7 @@ static GET_DATACENTER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19461,6 +19814,7 @@ static GET_DATACENTER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19474,6 +19828,7 @@ static GET_DATACENTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19547,6 +19902,7 @@ static LIST_VCENTER_MANAGERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19557,6 +19913,7 @@ static LIST_VCENTER_MANAGERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19567,6 +19924,7 @@ static LIST_VCENTER_MANAGERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19579,6 +19937,7 @@ static LIST_VCENTER_MANAGERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19594,6 +19953,7 @@ static LIST_VCENTER_MANAGERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19662,6 +20022,7 @@ static GET_VCENTER_MANAGER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19672,6 +20033,7 @@ static GET_VCENTER_MANAGER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19685,6 +20047,7 @@ static GET_VCENTER_MANAGER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19758,6 +20121,7 @@ static LIST_VMKNICS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19768,6 +20132,7 @@ static LIST_VMKNICS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19778,6 +20143,7 @@ static LIST_VMKNICS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19790,6 +20156,7 @@ static LIST_VMKNICS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19805,6 +20172,7 @@ static LIST_VMKNICS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19873,6 +20241,7 @@ static GET_VMKNIC: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19883,6 +20252,7 @@ static GET_VMKNIC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19896,6 +20266,7 @@ static GET_VMKNIC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19969,6 +20340,7 @@ static LIST_VMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -19979,6 +20351,7 @@ static LIST_VMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19989,6 +20362,7 @@ static LIST_VMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -20001,6 +20375,7 @@ static LIST_VMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -20016,6 +20391,7 @@ static LIST_VMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20084,6 +20460,7 @@ static GET_VM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20094,6 +20471,7 @@ static GET_VM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20107,6 +20485,7 @@ static GET_VM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20180,6 +20559,7 @@ static LIST_VNICS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -20190,6 +20570,7 @@ static LIST_VNICS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20200,6 +20581,7 @@ static LIST_VNICS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -20212,6 +20594,7 @@ static LIST_VNICS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -20227,6 +20610,7 @@ static LIST_VNICS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20295,6 +20679,7 @@ static GET_VNIC: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20305,6 +20690,7 @@ static GET_VNIC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "time",
+            key: "time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20318,6 +20704,7 @@ static GET_VNIC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20391,6 +20778,7 @@ static LIST_APPLICATIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -20401,6 +20789,7 @@ static LIST_APPLICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20411,6 +20800,7 @@ static LIST_APPLICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -20423,6 +20813,7 @@ static LIST_APPLICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -20438,6 +20829,7 @@ static LIST_APPLICATIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20498,6 +20890,7 @@ static ADD_APPLICATION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ADD_APPLICATION_BODY,
@@ -20508,6 +20901,7 @@ static ADD_APPLICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20576,6 +20970,7 @@ static GET_APPLICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20589,6 +20984,7 @@ static GET_APPLICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20652,6 +21048,7 @@ static DELETE_APPLICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20665,6 +21062,7 @@ static DELETE_APPLICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -20718,6 +21116,7 @@ static LIST_APPLICATION_TIERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20731,6 +21130,7 @@ static LIST_APPLICATION_TIERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20794,6 +21194,7 @@ static ADD_TIER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20807,6 +21208,7 @@ static ADD_TIER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ADD_TIER_BODY,
@@ -20817,6 +21219,7 @@ static ADD_TIER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20895,6 +21298,7 @@ static GET_APPLICATION_TIER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20905,6 +21309,7 @@ static GET_APPLICATION_TIER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tier-id",
+            key: "tier-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20918,6 +21323,7 @@ static GET_APPLICATION_TIER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20981,6 +21387,7 @@ static DELETE_TIER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20991,6 +21398,7 @@ static DELETE_TIER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tier-id",
+            key: "tier-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21004,6 +21412,7 @@ static DELETE_TIER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],
@@ -21057,6 +21466,7 @@ static GET_TIER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "tier-id",
+            key: "tier-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21070,6 +21480,7 @@ static GET_TIER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21135,6 +21546,7 @@ static GET_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21190,6 +21602,7 @@ static LIST_NODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21253,6 +21666,7 @@ static GET_NODE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21266,6 +21680,7 @@ static GET_NODE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21336,6 +21751,7 @@ static LIST_RECOMMENDED_RULES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("Recommended Rules Request"),
         schema: &LIST_RECOMMENDED_RULES_BODY,
@@ -21346,6 +21762,7 @@ static LIST_RECOMMENDED_RULES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21416,6 +21833,7 @@ static EXPORT_NSX_RECOMMENDED_RULES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("NSX Recommended Rules Request"),
         schema: &EXPORT_NSX_RECOMMENDED_RULES_BODY,
@@ -21426,6 +21844,7 @@ static EXPORT_NSX_RECOMMENDED_RULES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/octet-stream",
@@ -21496,6 +21915,7 @@ static SEARCH_ENTITIES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("Search Request"),
         schema: &SEARCH_ENTITIES_BODY,
@@ -21506,6 +21926,7 @@ static SEARCH_ENTITIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

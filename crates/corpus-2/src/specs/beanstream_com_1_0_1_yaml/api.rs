@@ -1536,6 +1536,7 @@ static POST_PAYMENTS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_PAYMENTS_BODY,
@@ -1546,6 +1547,7 @@ static POST_PAYMENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Payment response containing the payment details as well as if the payment was approved or declined.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1642,6 +1644,7 @@ static GET_PAYMENTS_BY_TRANS_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "transId",
+            key: "transId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -1655,6 +1658,7 @@ static GET_PAYMENTS_BY_TRANS_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A transaction object.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1751,6 +1755,7 @@ static POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "transId",
+            key: "transId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -1764,6 +1769,7 @@ static POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS: runtime::Operation = runtime::Oper
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS_BODY,
@@ -1774,6 +1780,7 @@ static POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Payment response containing the payment details as well as if the transaction was approved or declined.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1870,6 +1877,7 @@ static POST_PAYMENTS_BY_TRANS_ID_RETURNS: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "transId",
+            key: "transId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -1883,6 +1891,7 @@ static POST_PAYMENTS_BY_TRANS_ID_RETURNS: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_PAYMENTS_BY_TRANS_ID_RETURNS_BODY,
@@ -1893,6 +1902,7 @@ static POST_PAYMENTS_BY_TRANS_ID_RETURNS: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Payment response containing the payment details as well as if the transaction was approved or declined.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1989,6 +1999,7 @@ static POST_PAYMENTS_BY_TRANS_ID_VOID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "transId",
+            key: "transId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2002,6 +2013,7 @@ static POST_PAYMENTS_BY_TRANS_ID_VOID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_PAYMENTS_BY_TRANS_ID_VOID_BODY,
@@ -2012,6 +2024,7 @@ static POST_PAYMENTS_BY_TRANS_ID_VOID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Payment response containing the payment details as well as if the transaction was approved or declined.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2110,6 +2123,7 @@ static POST_PROFILES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_PROFILES_BODY,
@@ -2120,6 +2134,7 @@ static POST_PROFILES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Profile.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2216,6 +2231,7 @@ static GET_PROFILES_BY_PROFILE_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "profileId",
+            key: "profileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2231,6 +2247,7 @@ static GET_PROFILES_BY_PROFILE_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Profile.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2327,6 +2344,7 @@ static PUT_PROFILES_BY_PROFILE_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "profileId",
+            key: "profileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2342,6 +2360,7 @@ static PUT_PROFILES_BY_PROFILE_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_PROFILES_BY_PROFILE_ID_BODY,
@@ -2352,6 +2371,7 @@ static PUT_PROFILES_BY_PROFILE_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Profile.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2448,6 +2468,7 @@ static DELETE_PROFILES_BY_PROFILE_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "profileId",
+            key: "profileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2463,6 +2484,7 @@ static DELETE_PROFILES_BY_PROFILE_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Profile.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2559,6 +2581,7 @@ static GET_PROFILES_BY_PROFILE_ID_CARDS: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "profileId",
+            key: "profileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2574,6 +2597,7 @@ static GET_PROFILES_BY_PROFILE_ID_CARDS: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Profile.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2670,6 +2694,7 @@ static POST_PROFILES_BY_PROFILE_ID_CARDS: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "profileId",
+            key: "profileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2685,6 +2710,7 @@ static POST_PROFILES_BY_PROFILE_ID_CARDS: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The card that will be added to the profile.",
@@ -2697,6 +2723,7 @@ static POST_PROFILES_BY_PROFILE_ID_CARDS: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Profile.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2793,6 +2820,7 @@ static PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID: runtime::Operation = runtime
     parameters: &[
         runtime::Parameter {
             name: "profileId",
+            key: "profileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2805,6 +2833,7 @@ static PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID: runtime::Operation = runtime
         },
         runtime::Parameter {
             name: "cardId",
+            key: "cardId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2818,6 +2847,7 @@ static PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID: runtime::Operation = runtime
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The card that will be updated on the profile.",
@@ -2830,6 +2860,7 @@ static PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID: runtime::Operation = runtime
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Profile.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2926,6 +2957,7 @@ static DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID: runtime::Operation = runt
     parameters: &[
         runtime::Parameter {
             name: "profileId",
+            key: "profileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2938,6 +2970,7 @@ static DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "cardId",
+            key: "cardId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2951,6 +2984,7 @@ static DELETE_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID: runtime::Operation = runt
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Profile.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3049,6 +3083,7 @@ static POST_REPORTS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_REPORTS_BODY,
@@ -3059,6 +3094,7 @@ static POST_REPORTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A transaction object.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3157,6 +3193,7 @@ static POST_SCRIPTS_TOKENIZATION_TOKENS: runtime::Operation = runtime::Operation
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_SCRIPTS_TOKENIZATION_TOKENS_BODY,
@@ -3167,6 +3204,7 @@ static POST_SCRIPTS_TOKENIZATION_TOKENS: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Token response object. One will always be returned even if the data or card was invalid. The validity of the card is not checked with this API call.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -358,6 +358,7 @@ static POST_FILE: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_FILE_BODY,
@@ -368,6 +369,7 @@ static POST_FILE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Informações básicas do arquivo",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -414,6 +416,7 @@ static GET_FILE_BY_FILE_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "fileId",
+            key: "fileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -429,6 +432,7 @@ static GET_FILE_BY_FILE_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Informações básicas do arquivo",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -475,6 +479,7 @@ static GET_FILE_BY_FILE_ID_LINES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "fileId",
+            key: "fileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -490,6 +495,7 @@ static GET_FILE_BY_FILE_ID_LINES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Informações básicas do arquivo",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -536,6 +542,7 @@ static GET_FILE_BY_FILE_ID_OCCURRENCES: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "fileId",
+            key: "fileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -551,6 +558,7 @@ static GET_FILE_BY_FILE_ID_OCCURRENCES: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Informações básicas do arquivo",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -1027,6 +1027,7 @@ static DOCKET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "response_format",
+            key: "response_format",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1037,6 +1038,7 @@ static DOCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "docketId",
+            key: "docketId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1050,6 +1052,7 @@ static DOCKET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1103,6 +1106,7 @@ static DOCUMENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "response_format",
+            key: "response_format",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1113,6 +1117,7 @@ static DOCUMENT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "documentId",
+            key: "documentId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1123,6 +1128,7 @@ static DOCUMENT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "federalRegisterNumber",
+            key: "federalRegisterNumber",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1136,6 +1142,7 @@ static DOCUMENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1189,6 +1196,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "response_format",
+            key: "response_format",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1199,6 +1207,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "countsOnly",
+            key: "countsOnly",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1211,6 +1220,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "encoded",
+            key: "encoded",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1223,6 +1233,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "s",
+            key: "s",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1233,6 +1244,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "dct",
+            key: "dct",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1245,6 +1257,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "dktid",
+            key: "dktid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1257,6 +1270,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "dkt",
+            key: "dkt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1269,6 +1283,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cp",
+            key: "cp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1281,6 +1296,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "a",
+            key: "a",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1293,6 +1309,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "rpp",
+            key: "rpp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1305,6 +1322,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "po",
+            key: "po",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1317,6 +1335,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cs",
+            key: "cs",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1329,6 +1348,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "np",
+            key: "np",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1341,6 +1361,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cmsd",
+            key: "cmsd",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1353,6 +1374,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cmd",
+            key: "cmd",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1365,6 +1387,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "crd",
+            key: "crd",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1377,6 +1400,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "rd",
+            key: "rd",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1389,6 +1413,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pd",
+            key: "pd",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1401,6 +1426,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cat",
+            key: "cat",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1413,6 +1439,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sb",
+            key: "sb",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1425,6 +1452,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "so",
+            key: "so",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1437,6 +1465,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "dktst",
+            key: "dktst",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1449,6 +1478,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "dktst2",
+            key: "dktst2",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1461,6 +1491,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "docst",
+            key: "docst",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1476,6 +1507,7 @@ static DOCUMENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],

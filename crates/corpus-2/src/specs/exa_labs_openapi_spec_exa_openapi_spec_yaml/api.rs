@@ -2943,6 +2943,7 @@ static SEARCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SEARCH_BODY,
@@ -2953,6 +2954,7 @@ static SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3002,6 +3004,7 @@ static FIND_SIMILAR: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &FIND_SIMILAR_BODY,
@@ -3012,6 +3015,7 @@ static FIND_SIMILAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3061,6 +3065,7 @@ static GET_CONTENTS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &GET_CONTENTS_BODY,
@@ -3071,6 +3076,7 @@ static GET_CONTENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3120,6 +3126,7 @@ static ANSWER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ANSWER_BODY,
@@ -3130,6 +3137,7 @@ static ANSWER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3177,6 +3185,7 @@ static RESEARCH_TASKS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3189,6 +3198,7 @@ static RESEARCH_TASKS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -3202,6 +3212,7 @@ static RESEARCH_TASKS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of research tasks",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3251,6 +3262,7 @@ static RESEARCH_TASKS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &RESEARCH_TASKS_CREATE_BODY,
@@ -3261,6 +3273,7 @@ static RESEARCH_TASKS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Research task created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3308,6 +3321,7 @@ static RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3321,6 +3335,7 @@ static RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK: runtime::Operation = runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Research task details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -1512,6 +1512,7 @@ static GET_SANDBOXES_ACTIVITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "fromTimestamp",
+            key: "fromTimestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1524,6 +1525,7 @@ static GET_SANDBOXES_ACTIVITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sourceSandboxes",
+            key: "sourceSandboxes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1536,6 +1538,7 @@ static GET_SANDBOXES_ACTIVITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "keyword",
+            key: "keyword",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1548,6 +1551,7 @@ static GET_SANDBOXES_ACTIVITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "allTypes",
+            key: "allTypes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1560,6 +1564,7 @@ static GET_SANDBOXES_ACTIVITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "maxResults",
+            key: "maxResults",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1575,6 +1580,7 @@ static GET_SANDBOXES_ACTIVITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1610,6 +1616,7 @@ static GET_SANDBOXES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "filterType",
+            key: "filterType",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1623,6 +1630,7 @@ static GET_SANDBOXES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1660,6 +1668,7 @@ static CREATE_SANDBOX: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Sandbox to be created"),
         schema: &CREATE_SANDBOX_BODY,
@@ -1670,6 +1679,7 @@ static CREATE_SANDBOX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1705,6 +1715,7 @@ static GET_SANDBOX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sandboxName",
+            key: "sandboxName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1718,6 +1729,7 @@ static GET_SANDBOX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1753,6 +1765,7 @@ static UPDATE_SANDBOX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sandboxName",
+            key: "sandboxName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1766,6 +1779,7 @@ static UPDATE_SANDBOX: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Fields to updated on given Sandbox"),
         schema: &UPDATE_SANDBOX_BODY,
@@ -1776,6 +1790,7 @@ static UPDATE_SANDBOX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1811,6 +1826,7 @@ static DELETE_SANDBOX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sandboxName",
+            key: "sandboxName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1853,6 +1869,7 @@ static FORK_SANDBOX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sandboxName",
+            key: "sandboxName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1866,6 +1883,7 @@ static FORK_SANDBOX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1901,6 +1919,7 @@ static GET_SANDBOX_STATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sandboxName",
+            key: "sandboxName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1943,6 +1962,7 @@ static DELETE_SANDBOX_STATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sandboxName",
+            key: "sandboxName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),

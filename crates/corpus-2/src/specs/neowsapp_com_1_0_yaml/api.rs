@@ -674,6 +674,7 @@ static RETRIEVE_NEAR_EARTH_OBJECT_FEED: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -686,6 +687,7 @@ static RETRIEVE_NEAR_EARTH_OBJECT_FEED: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -698,6 +700,7 @@ static RETRIEVE_NEAR_EARTH_OBJECT_FEED: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "detailed",
+            key: "detailed",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -711,6 +714,7 @@ static RETRIEVE_NEAR_EARTH_OBJECT_FEED: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -762,6 +766,7 @@ static RETRIEVE_NEO_FEED_TODAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "detailed",
+            key: "detailed",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -775,6 +780,7 @@ static RETRIEVE_NEO_FEED_TODAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -826,6 +832,7 @@ static BROWSE_NEAR_EARTH_OBJECTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -836,6 +843,7 @@ static BROWSE_NEAR_EARTH_OBJECTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -849,6 +857,7 @@ static BROWSE_NEAR_EARTH_OBJECTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -900,6 +909,7 @@ static RETRIEVE_SENTRY_RISK_DATA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "is_active",
+            key: "is_active",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -912,6 +922,7 @@ static RETRIEVE_SENTRY_RISK_DATA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -922,6 +933,7 @@ static RETRIEVE_SENTRY_RISK_DATA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -935,6 +947,7 @@ static RETRIEVE_SENTRY_RISK_DATA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -986,6 +999,7 @@ static RETRIEVE_SENTRY_RISK_DATA_BY_ID: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "asteroid_id",
+            key: "asteroid_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1001,6 +1015,7 @@ static RETRIEVE_SENTRY_RISK_DATA_BY_ID: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1052,6 +1067,7 @@ static RETRIEVE_NEAR_EARTH_OBJECT_BY_ID: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "asteroid_id",
+            key: "asteroid_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1067,6 +1083,7 @@ static RETRIEVE_NEAR_EARTH_OBJECT_BY_ID: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1120,6 +1137,7 @@ static RETRIEVE_CURRENT_NEO_STATISTICS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

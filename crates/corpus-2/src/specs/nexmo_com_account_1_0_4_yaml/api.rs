@@ -870,6 +870,7 @@ static GET_ACCOUNT_BALANCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -882,6 +883,7 @@ static GET_ACCOUNT_BALANCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "api_secret",
+            key: "api_secret",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -897,6 +899,7 @@ static GET_ACCOUNT_BALANCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The current balance of your account",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -943,6 +946,7 @@ static REGISTER_SENDER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -955,6 +959,7 @@ static REGISTER_SENDER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "api_secret",
+            key: "api_secret",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -970,6 +975,7 @@ static REGISTER_SENDER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REGISTER_SENDER_BODY,
@@ -980,6 +986,7 @@ static REGISTER_SENDER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1015,6 +1022,7 @@ static CHANGE_ACCOUNT_SETTINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1027,6 +1035,7 @@ static CHANGE_ACCOUNT_SETTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "api_secret",
+            key: "api_secret",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1042,6 +1051,7 @@ static CHANGE_ACCOUNT_SETTINGS: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CHANGE_ACCOUNT_SETTINGS_BODY,
@@ -1055,6 +1065,7 @@ static CHANGE_ACCOUNT_SETTINGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK. Settings were updated if supplied, the details of the current settings are included in the response.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1096,6 +1107,7 @@ static TOP_UP_ACCOUNT_BALANCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1108,6 +1120,7 @@ static TOP_UP_ACCOUNT_BALANCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "api_secret",
+            key: "api_secret",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1123,6 +1136,7 @@ static TOP_UP_ACCOUNT_BALANCE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &TOP_UP_ACCOUNT_BALANCE_BODY,
@@ -1133,6 +1147,7 @@ static TOP_UP_ACCOUNT_BALANCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1190,6 +1205,7 @@ static RETRIEVE_API_SECRETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1205,6 +1221,7 @@ static RETRIEVE_API_SECRETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The list of your current API secrets",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1272,6 +1289,7 @@ static CREATE_API_SECRET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1287,6 +1305,7 @@ static CREATE_API_SECRET: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_API_SECRET_BODY,
@@ -1297,6 +1316,7 @@ static CREATE_API_SECRET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Secret created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1374,6 +1394,7 @@ static RETRIEVE_API_SECRET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1386,6 +1407,7 @@ static RETRIEVE_API_SECRET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "secret_id",
+            key: "secret_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1399,6 +1421,7 @@ static RETRIEVE_API_SECRET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "API secret response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1466,6 +1489,7 @@ static REVOKE_API_SECRET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1478,6 +1502,7 @@ static REVOKE_API_SECRET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "secret_id",
+            key: "secret_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1491,6 +1516,7 @@ static REVOKE_API_SECRET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Revoked secret response (without body content)",
             content: ::std::option::Option::None,
             headers: &[],

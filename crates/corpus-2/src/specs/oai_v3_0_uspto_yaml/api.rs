@@ -186,6 +186,7 @@ static LIST_DATA_SETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Returns a list of data sets",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -221,6 +222,7 @@ static LIST_SEARCHABLE_FIELDS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "dataset",
+            key: "dataset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -231,6 +233,7 @@ static LIST_SEARCHABLE_FIELDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -244,6 +247,7 @@ static LIST_SEARCHABLE_FIELDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The dataset API for the given version is found and it is accessible to consume.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -290,6 +294,7 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -300,6 +305,7 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "dataset",
+            key: "dataset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -315,6 +321,7 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PERFORM_SEARCH_BODY,
@@ -329,6 +336,7 @@ static PERFORM_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -221,6 +221,7 @@ static ENROL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ENROL_BODY,
@@ -231,6 +232,7 @@ static ENROL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -263,6 +265,7 @@ static GLOBAL_JOBS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -300,6 +303,7 @@ static PING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -337,6 +341,7 @@ static REPORT_FINISH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REPORT_FINISH_BODY,
@@ -347,6 +352,7 @@ static REPORT_FINISH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -384,6 +390,7 @@ static REPORT_OUTPUT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REPORT_OUTPUT_BODY,
@@ -394,6 +401,7 @@ static REPORT_OUTPUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -431,6 +439,7 @@ static REPORT_START: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REPORT_START_BODY,
@@ -441,6 +450,7 @@ static REPORT_START: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

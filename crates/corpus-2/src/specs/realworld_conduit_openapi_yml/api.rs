@@ -744,6 +744,7 @@ static LOGIN: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Credentials to use"),
         schema: &LOGIN_BODY,
@@ -754,6 +755,7 @@ static LOGIN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -807,6 +809,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Details of the new user to register"),
         schema: &CREATE_USER_BODY,
@@ -817,6 +820,7 @@ static CREATE_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -877,6 +881,7 @@ static GET_CURRENT_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -942,6 +947,7 @@ static UPDATE_CURRENT_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "User details to update. At least **one** field is required.",
@@ -954,6 +960,7 @@ static UPDATE_CURRENT_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1005,6 +1012,7 @@ static GET_PROFILE_BY_USERNAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1018,6 +1026,7 @@ static GET_PROFILE_BY_USERNAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Profile",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1081,6 +1090,7 @@ static FOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1096,6 +1106,7 @@ static FOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Profile",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1159,6 +1170,7 @@ static UNFOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1174,6 +1186,7 @@ static UNFOLLOW_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Profile",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1237,6 +1250,7 @@ static GET_ARTICLES_FEED: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1249,6 +1263,7 @@ static GET_ARTICLES_FEED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1262,6 +1277,7 @@ static GET_ARTICLES_FEED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Multiple articles",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1313,6 +1329,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "tag",
+            key: "tag",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1323,6 +1340,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "author",
+            key: "author",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1333,6 +1351,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "favorited",
+            key: "favorited",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1345,6 +1364,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1357,6 +1377,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1370,6 +1391,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Multiple articles",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1435,6 +1457,7 @@ static CREATE_ARTICLE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Article to create"),
         schema: &CREATE_ARTICLE_BODY,
@@ -1445,6 +1468,7 @@ static CREATE_ARTICLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1496,6 +1520,7 @@ static GET_ARTICLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1509,6 +1534,7 @@ static GET_ARTICLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1567,6 +1593,7 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1580,6 +1607,7 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Article to update"),
         schema: &UPDATE_ARTICLE_BODY,
@@ -1590,6 +1618,7 @@ static UPDATE_ARTICLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1653,6 +1682,7 @@ static DELETE_ARTICLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1666,6 +1696,7 @@ static DELETE_ARTICLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1712,6 +1743,7 @@ static GET_ARTICLE_COMMENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1727,6 +1759,7 @@ static GET_ARTICLE_COMMENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Multiple comments",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1790,6 +1823,7 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1805,6 +1839,7 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Comment you want to create"),
         schema: &CREATE_ARTICLE_COMMENT_BODY,
@@ -1815,6 +1850,7 @@ static CREATE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Single comment",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1878,6 +1914,7 @@ static DELETE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1890,6 +1927,7 @@ static DELETE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1905,6 +1943,7 @@ static DELETE_ARTICLE_COMMENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1963,6 +2002,7 @@ static CREATE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1978,6 +2018,7 @@ static CREATE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2041,6 +2082,7 @@ static DELETE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2056,6 +2098,7 @@ static DELETE_ARTICLE_FAVORITE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Single article",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2109,6 +2152,7 @@ static GET_TAGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tags",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

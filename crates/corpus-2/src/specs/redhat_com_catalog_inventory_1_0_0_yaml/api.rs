@@ -3757,6 +3757,7 @@ static POST_GRAPH_QL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("GraphQL Query Request"),
         schema: &POST_GRAPH_QL_BODY,
@@ -3767,6 +3768,7 @@ static POST_GRAPH_QL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "GraphQL Query Response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3815,6 +3817,7 @@ static GET_DOCUMENTATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The API document for this version of the API",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3861,6 +3864,7 @@ static LIST_SERVICE_CREDENTIAL_TYPES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3873,6 +3877,7 @@ static LIST_SERVICE_CREDENTIAL_TYPES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3885,6 +3890,7 @@ static LIST_SERVICE_CREDENTIAL_TYPES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -3898,6 +3904,7 @@ static LIST_SERVICE_CREDENTIAL_TYPES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -3916,6 +3923,7 @@ static LIST_SERVICE_CREDENTIAL_TYPES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceCredentialTypes collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3962,6 +3970,7 @@ static SHOW_SERVICE_CREDENTIAL_TYPE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3975,6 +3984,7 @@ static SHOW_SERVICE_CREDENTIAL_TYPE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceCredentialType info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4032,6 +4042,7 @@ static LIST_SERVICE_CREDENTIALS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4044,6 +4055,7 @@ static LIST_SERVICE_CREDENTIALS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4056,6 +4068,7 @@ static LIST_SERVICE_CREDENTIALS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4069,6 +4082,7 @@ static LIST_SERVICE_CREDENTIALS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4087,6 +4101,7 @@ static LIST_SERVICE_CREDENTIALS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceCredentials collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4133,6 +4148,7 @@ static SHOW_SERVICE_CREDENTIAL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4146,6 +4162,7 @@ static SHOW_SERVICE_CREDENTIAL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceCredential info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4203,6 +4220,7 @@ static LIST_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4215,6 +4233,7 @@ static LIST_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4227,6 +4246,7 @@ static LIST_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4240,6 +4260,7 @@ static LIST_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4258,6 +4279,7 @@ static LIST_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceInstances collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4304,6 +4326,7 @@ static SHOW_SERVICE_INSTANCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4317,6 +4340,7 @@ static SHOW_SERVICE_INSTANCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceInstance info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4374,6 +4398,7 @@ static LIST_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4386,6 +4411,7 @@ static LIST_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4398,6 +4424,7 @@ static LIST_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4411,6 +4438,7 @@ static LIST_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4429,6 +4457,7 @@ static LIST_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceInventories collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4475,6 +4504,7 @@ static SHOW_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4488,6 +4518,7 @@ static SHOW_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceInventory info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4545,6 +4576,7 @@ static TAG_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4558,6 +4590,7 @@ static TAG_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Tag attributes to add"),
         schema: &TAG_SERVICE_INVENTORY_BODY,
@@ -4568,6 +4601,7 @@ static TAG_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "ServiceInventory tagged successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4579,6 +4613,7 @@ static TAG_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not modified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4620,6 +4655,7 @@ static LIST_SERVICE_INVENTORY_TAGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4632,6 +4668,7 @@ static LIST_SERVICE_INVENTORY_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4644,6 +4681,7 @@ static LIST_SERVICE_INVENTORY_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4657,6 +4695,7 @@ static LIST_SERVICE_INVENTORY_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4672,6 +4711,7 @@ static LIST_SERVICE_INVENTORY_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4685,6 +4725,7 @@ static LIST_SERVICE_INVENTORY_TAGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tags collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4742,6 +4783,7 @@ static UNTAG_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4755,6 +4797,7 @@ static UNTAG_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Tag attributes to removed"),
         schema: &UNTAG_SERVICE_INVENTORY_BODY,
@@ -4765,6 +4808,7 @@ static UNTAG_SERVICE_INVENTORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "ServiceInventory untagged successfully",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4806,6 +4850,7 @@ static LIST_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4818,6 +4863,7 @@ static LIST_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4830,6 +4876,7 @@ static LIST_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4843,6 +4890,7 @@ static LIST_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -4861,6 +4909,7 @@ static LIST_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceOfferingNodes collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4907,6 +4956,7 @@ static SHOW_SERVICE_OFFERING_NODE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4920,6 +4970,7 @@ static SHOW_SERVICE_OFFERING_NODE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceOfferingNode info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4977,6 +5028,7 @@ static LIST_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4989,6 +5041,7 @@ static LIST_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5001,6 +5054,7 @@ static LIST_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5014,6 +5068,7 @@ static LIST_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5032,6 +5087,7 @@ static LIST_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceOfferings collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5078,6 +5134,7 @@ static SHOW_SERVICE_OFFERING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5091,6 +5148,7 @@ static SHOW_SERVICE_OFFERING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceOffering info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5148,6 +5206,7 @@ static APPLIED_INVENTORIES_TAGS_FOR_SERVICE_OFFERING: runtime::Operation = runti
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5161,6 +5220,7 @@ static APPLIED_INVENTORIES_TAGS_FOR_SERVICE_OFFERING: runtime::Operation = runti
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "Parameters defining input data for computing inventories",
@@ -5173,6 +5233,7 @@ static APPLIED_INVENTORIES_TAGS_FOR_SERVICE_OFFERING: runtime::Operation = runti
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Returns an array of inventories tags for the computing result",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5225,6 +5286,7 @@ static ORDER_SERVICE_OFFERING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5238,6 +5300,7 @@ static ORDER_SERVICE_OFFERING: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "Order parameters defining the service and provider control",
@@ -5250,6 +5313,7 @@ static ORDER_SERVICE_OFFERING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Returns a task ID for the order",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5302,6 +5366,7 @@ static LIST_SERVICE_OFFERING_SERVICE_INSTANCES: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5314,6 +5379,7 @@ static LIST_SERVICE_OFFERING_SERVICE_INSTANCES: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5326,6 +5392,7 @@ static LIST_SERVICE_OFFERING_SERVICE_INSTANCES: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5339,6 +5406,7 @@ static LIST_SERVICE_OFFERING_SERVICE_INSTANCES: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5354,6 +5422,7 @@ static LIST_SERVICE_OFFERING_SERVICE_INSTANCES: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5367,6 +5436,7 @@ static LIST_SERVICE_OFFERING_SERVICE_INSTANCES: runtime::Operation = runtime::Op
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceInstances collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5424,6 +5494,7 @@ static LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES: runtime::Operation = runtim
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5436,6 +5507,7 @@ static LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5448,6 +5520,7 @@ static LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5461,6 +5534,7 @@ static LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5476,6 +5550,7 @@ static LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5489,6 +5564,7 @@ static LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES: runtime::Operation = runtim
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceOfferingNodes collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5546,6 +5622,7 @@ static LIST_SERVICE_OFFERING_SERVICE_PLANS: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5558,6 +5635,7 @@ static LIST_SERVICE_OFFERING_SERVICE_PLANS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5570,6 +5648,7 @@ static LIST_SERVICE_OFFERING_SERVICE_PLANS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5583,6 +5662,7 @@ static LIST_SERVICE_OFFERING_SERVICE_PLANS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5598,6 +5678,7 @@ static LIST_SERVICE_OFFERING_SERVICE_PLANS: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5611,6 +5692,7 @@ static LIST_SERVICE_OFFERING_SERVICE_PLANS: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServicePlans collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5668,6 +5750,7 @@ static LIST_SERVICE_PLANS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5680,6 +5763,7 @@ static LIST_SERVICE_PLANS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5692,6 +5776,7 @@ static LIST_SERVICE_PLANS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5705,6 +5790,7 @@ static LIST_SERVICE_PLANS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5723,6 +5809,7 @@ static LIST_SERVICE_PLANS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServicePlans collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5769,6 +5856,7 @@ static SHOW_SERVICE_PLAN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5782,6 +5870,7 @@ static SHOW_SERVICE_PLAN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServicePlan info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5839,6 +5928,7 @@ static LIST_SOURCES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5851,6 +5941,7 @@ static LIST_SOURCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5863,6 +5954,7 @@ static LIST_SOURCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5876,6 +5968,7 @@ static LIST_SOURCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -5894,6 +5987,7 @@ static LIST_SOURCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Sources collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5940,6 +6034,7 @@ static SHOW_SOURCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5953,6 +6048,7 @@ static SHOW_SOURCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Source info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6010,6 +6106,7 @@ static INCREMENTAL_REFRESH_SOURCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6023,6 +6120,7 @@ static INCREMENTAL_REFRESH_SOURCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Updated, no content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6080,6 +6178,7 @@ static REFRESH_SOURCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6093,6 +6192,7 @@ static REFRESH_SOURCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Updated, no content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6150,6 +6250,7 @@ static LIST_SOURCE_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6162,6 +6263,7 @@ static LIST_SOURCE_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6174,6 +6276,7 @@ static LIST_SOURCE_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6187,6 +6290,7 @@ static LIST_SOURCE_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6202,6 +6306,7 @@ static LIST_SOURCE_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6215,6 +6320,7 @@ static LIST_SOURCE_SERVICE_INSTANCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceInstances collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6272,6 +6378,7 @@ static LIST_SOURCE_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6284,6 +6391,7 @@ static LIST_SOURCE_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6296,6 +6404,7 @@ static LIST_SOURCE_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6309,6 +6418,7 @@ static LIST_SOURCE_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6324,6 +6434,7 @@ static LIST_SOURCE_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6337,6 +6448,7 @@ static LIST_SOURCE_SERVICE_INVENTORIES: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceInventories collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6394,6 +6506,7 @@ static LIST_SOURCE_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6406,6 +6519,7 @@ static LIST_SOURCE_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6418,6 +6532,7 @@ static LIST_SOURCE_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6431,6 +6546,7 @@ static LIST_SOURCE_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6446,6 +6562,7 @@ static LIST_SOURCE_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6459,6 +6576,7 @@ static LIST_SOURCE_SERVICE_OFFERING_NODES: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceOfferingNodes collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6516,6 +6634,7 @@ static LIST_SOURCE_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6528,6 +6647,7 @@ static LIST_SOURCE_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6540,6 +6660,7 @@ static LIST_SOURCE_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6553,6 +6674,7 @@ static LIST_SOURCE_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6568,6 +6690,7 @@ static LIST_SOURCE_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6581,6 +6704,7 @@ static LIST_SOURCE_SERVICE_OFFERINGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServiceOfferings collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6638,6 +6762,7 @@ static LIST_SOURCE_SERVICE_PLANS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6650,6 +6775,7 @@ static LIST_SOURCE_SERVICE_PLANS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6662,6 +6788,7 @@ static LIST_SOURCE_SERVICE_PLANS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6675,6 +6802,7 @@ static LIST_SOURCE_SERVICE_PLANS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6690,6 +6818,7 @@ static LIST_SOURCE_SERVICE_PLANS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6703,6 +6832,7 @@ static LIST_SOURCE_SERVICE_PLANS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "ServicePlans collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6760,6 +6890,7 @@ static LIST_SOURCE_TASKS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6772,6 +6903,7 @@ static LIST_SOURCE_TASKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6784,6 +6916,7 @@ static LIST_SOURCE_TASKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6797,6 +6930,7 @@ static LIST_SOURCE_TASKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6812,6 +6946,7 @@ static LIST_SOURCE_TASKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6825,6 +6960,7 @@ static LIST_SOURCE_TASKS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tasks collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6882,6 +7018,7 @@ static LIST_TAGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6894,6 +7031,7 @@ static LIST_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6906,6 +7044,7 @@ static LIST_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6919,6 +7058,7 @@ static LIST_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -6937,6 +7077,7 @@ static LIST_TAGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tags collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6983,6 +7124,7 @@ static LIST_TASKS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6995,6 +7137,7 @@ static LIST_TASKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7007,6 +7150,7 @@ static LIST_TASKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -7020,6 +7164,7 @@ static LIST_TASKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Object {
@@ -7038,6 +7183,7 @@ static LIST_TASKS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tasks collection",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7084,6 +7230,7 @@ static SHOW_TASK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7097,6 +7244,7 @@ static SHOW_TASK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Task info",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7154,6 +7302,7 @@ static UPDATE_TASK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7167,6 +7316,7 @@ static UPDATE_TASK: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Task attributes to update"),
         schema: &UPDATE_TASK_BODY,
@@ -7177,6 +7327,7 @@ static UPDATE_TASK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Updated, no content",
             content: ::std::option::Option::None,
             headers: &[],

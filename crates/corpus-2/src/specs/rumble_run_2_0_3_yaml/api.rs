@@ -2294,6 +2294,7 @@ static GET_ACCOUNT_AGENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2309,6 +2310,7 @@ static GET_ACCOUNT_AGENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of tasks",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2361,6 +2363,7 @@ static GET_ACCOUNT_CREDENTIALS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2376,6 +2379,7 @@ static GET_ACCOUNT_CREDENTIALS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of credentials",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2430,6 +2434,7 @@ static CREATE_ACCOUNT_CREDENTIAL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("credential parameters"),
         schema: &CREATE_ACCOUNT_CREDENTIAL_BODY,
@@ -2440,6 +2445,7 @@ static CREATE_ACCOUNT_CREDENTIAL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "credential details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2497,6 +2503,7 @@ static GET_ACCOUNT_CREDENTIAL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "credential_id",
+            key: "credential_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2512,6 +2519,7 @@ static GET_ACCOUNT_CREDENTIAL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "credential details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2569,6 +2577,7 @@ static REMOVE_ACCOUNT_CREDENTIAL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "credential_id",
+            key: "credential_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2582,6 +2591,7 @@ static REMOVE_ACCOUNT_CREDENTIAL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2634,6 +2644,7 @@ static EXPORT_EVENTS_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2646,6 +2657,7 @@ static EXPORT_EVENTS_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2661,6 +2673,7 @@ static EXPORT_EVENTS_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered event results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2713,6 +2726,7 @@ static EXPORT_EVENTS_JSONL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2725,6 +2739,7 @@ static EXPORT_EVENTS_JSONL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2740,6 +2755,7 @@ static EXPORT_EVENTS_JSONL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered event results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2794,6 +2810,7 @@ static GET_ACCOUNT_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of keys",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2848,6 +2865,7 @@ static CREATE_ACCOUNT_KEY: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("key parameters"),
         schema: &CREATE_ACCOUNT_KEY_BODY,
@@ -2858,6 +2876,7 @@ static CREATE_ACCOUNT_KEY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "key details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2915,6 +2934,7 @@ static GET_ACCOUNT_KEY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "key_id",
+            key: "key_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2928,6 +2948,7 @@ static GET_ACCOUNT_KEY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -2980,6 +3001,7 @@ static REMOVE_ACCOUNT_KEY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "key_id",
+            key: "key_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2993,6 +3015,7 @@ static REMOVE_ACCOUNT_KEY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3040,6 +3063,7 @@ static ROTATE_ACCOUNT_KEY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "key_id",
+            key: "key_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3053,6 +3077,7 @@ static ROTATE_ACCOUNT_KEY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "key details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3107,6 +3132,7 @@ static GET_ACCOUNT_LICENSE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -3159,6 +3185,7 @@ static GET_ACCOUNT_ORGANIZATIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3174,6 +3201,7 @@ static GET_ACCOUNT_ORGANIZATIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of organizations",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3228,6 +3256,7 @@ static CREATE_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("organization definition"),
         schema: &CREATE_ACCOUNT_ORGANIZATION_BODY,
@@ -3238,6 +3267,7 @@ static CREATE_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "organization details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3295,6 +3325,7 @@ static GET_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "org_id",
+            key: "org_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3310,6 +3341,7 @@ static GET_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -3362,6 +3394,7 @@ static REMOVE_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "org_id",
+            key: "org_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3377,6 +3410,7 @@ static REMOVE_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3424,6 +3458,7 @@ static UPDATE_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "org_id",
+            key: "org_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3439,6 +3474,7 @@ static UPDATE_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("organization options"),
         schema: &UPDATE_ACCOUNT_ORGANIZATION_BODY,
@@ -3449,6 +3485,7 @@ static UPDATE_ACCOUNT_ORGANIZATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "organization details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3501,6 +3538,7 @@ static DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "org_id",
+            key: "org_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3516,6 +3554,7 @@ static DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN: runtime::Operation = runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3563,6 +3602,7 @@ static ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "org_id",
+            key: "org_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3578,6 +3618,7 @@ static ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN: runtime::Operation = runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "organization details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3630,6 +3671,7 @@ static GET_ACCOUNT_SITES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3645,6 +3687,7 @@ static GET_ACCOUNT_SITES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of sites",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3697,6 +3740,7 @@ static GET_ACCOUNT_TASKS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3712,6 +3756,7 @@ static GET_ACCOUNT_TASKS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of tasks",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3766,6 +3811,7 @@ static GET_ACCOUNT_USERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of users",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3820,6 +3866,7 @@ static CREATE_ACCOUNT_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("user parameters"),
         schema: &CREATE_ACCOUNT_USER_BODY,
@@ -3830,6 +3877,7 @@ static CREATE_ACCOUNT_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "key details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3889,6 +3937,7 @@ static CREATE_ACCOUNT_USER_INVITE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("user invite parameters"),
         schema: &CREATE_ACCOUNT_USER_INVITE_BODY,
@@ -3899,6 +3948,7 @@ static CREATE_ACCOUNT_USER_INVITE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "key details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3956,6 +4006,7 @@ static GET_ACCOUNT_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3969,6 +4020,7 @@ static GET_ACCOUNT_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -4021,6 +4073,7 @@ static REMOVE_ACCOUNT_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4034,6 +4087,7 @@ static REMOVE_ACCOUNT_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4081,6 +4135,7 @@ static UPDATE_ACCOUNT_USER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4094,6 +4149,7 @@ static UPDATE_ACCOUNT_USER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("user parameters"),
         schema: &UPDATE_ACCOUNT_USER_BODY,
@@ -4104,6 +4160,7 @@ static UPDATE_ACCOUNT_USER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -4156,6 +4213,7 @@ static RESET_ACCOUNT_USER_LOCKOUT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4169,6 +4227,7 @@ static RESET_ACCOUNT_USER_LOCKOUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -4221,6 +4280,7 @@ static RESET_ACCOUNT_USER_MFA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4234,6 +4294,7 @@ static RESET_ACCOUNT_USER_MFA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -4286,6 +4347,7 @@ static RESET_ACCOUNT_USER_PASSWORD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4299,6 +4361,7 @@ static RESET_ACCOUNT_USER_PASSWORD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -4351,6 +4414,7 @@ static EXPORT_ASSETS_CISCO_CSV: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4366,6 +4430,7 @@ static EXPORT_ASSETS_CISCO_CSV: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered asset results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
@@ -4418,6 +4483,7 @@ static EXPORT_ASSETS_CSV: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4433,6 +4499,7 @@ static EXPORT_ASSETS_CSV: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered asset results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
@@ -4485,6 +4552,7 @@ static EXPORT_ASSETS_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4497,6 +4565,7 @@ static EXPORT_ASSETS_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4512,6 +4581,7 @@ static EXPORT_ASSETS_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered asset results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4564,6 +4634,7 @@ static EXPORT_ASSETS_JSONL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4576,6 +4647,7 @@ static EXPORT_ASSETS_JSONL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4591,6 +4663,7 @@ static EXPORT_ASSETS_JSONL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered asset results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4643,6 +4716,7 @@ static EXPORT_ASSETS_NMAP_XML: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4658,6 +4732,7 @@ static EXPORT_ASSETS_NMAP_XML: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered asset results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/xml",
@@ -4712,6 +4787,7 @@ static SNOW_EXPORT_ASSETS_CSV: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "asset export",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
@@ -4766,6 +4842,7 @@ static SNOW_EXPORT_ASSETS_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered asset results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4818,6 +4895,7 @@ static SPLUNK_ASSET_SYNC_CREATED_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4830,6 +4908,7 @@ static SPLUNK_ASSET_SYNC_CREATED_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4842,6 +4921,7 @@ static SPLUNK_ASSET_SYNC_CREATED_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since",
+            key: "since",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4857,6 +4937,7 @@ static SPLUNK_ASSET_SYNC_CREATED_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered asset results with a checkpoint wrapper",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4909,6 +4990,7 @@ static SPLUNK_ASSET_SYNC_UPDATED_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4921,6 +5003,7 @@ static SPLUNK_ASSET_SYNC_UPDATED_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4933,6 +5016,7 @@ static SPLUNK_ASSET_SYNC_UPDATED_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since",
+            key: "since",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4948,6 +5032,7 @@ static SPLUNK_ASSET_SYNC_UPDATED_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered asset results with a checkpoint wrapper",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5000,6 +5085,7 @@ static EXPORT_SERVICES_CSV: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5015,6 +5101,7 @@ static EXPORT_SERVICES_CSV: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered service results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
@@ -5067,6 +5154,7 @@ static EXPORT_SERVICES_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5079,6 +5167,7 @@ static EXPORT_SERVICES_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5094,6 +5183,7 @@ static EXPORT_SERVICES_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered service results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5146,6 +5236,7 @@ static EXPORT_SERVICES_JSONL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5158,6 +5249,7 @@ static EXPORT_SERVICES_JSONL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5173,6 +5265,7 @@ static EXPORT_SERVICES_JSONL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered service results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5227,6 +5320,7 @@ static SNOW_EXPORT_SERVICES_CSV: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "services export",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
@@ -5281,6 +5375,7 @@ static EXPORT_SITES_CSV: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "all sites",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
@@ -5333,6 +5428,7 @@ static EXPORT_SITES_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5345,6 +5441,7 @@ static EXPORT_SITES_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5360,6 +5457,7 @@ static EXPORT_SITES_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "all sites",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5412,6 +5510,7 @@ static EXPORT_SITES_JSONL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5424,6 +5523,7 @@ static EXPORT_SITES_JSONL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5439,6 +5539,7 @@ static EXPORT_SITES_JSONL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "all sites",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5491,6 +5592,7 @@ static EXPORT_WIRELESS_CSV: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5506,6 +5608,7 @@ static EXPORT_WIRELESS_CSV: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered wireless results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "text/csv",
@@ -5558,6 +5661,7 @@ static EXPORT_WIRELESS_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5570,6 +5674,7 @@ static EXPORT_WIRELESS_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5585,6 +5690,7 @@ static EXPORT_WIRELESS_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered wireless results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5637,6 +5743,7 @@ static EXPORT_WIRELESS_JSONL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5649,6 +5756,7 @@ static EXPORT_WIRELESS_JSONL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5664,6 +5772,7 @@ static EXPORT_WIRELESS_JSONL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "filtered wireless results",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5718,6 +5827,7 @@ static GET_ORGANIZATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "organization details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5772,6 +5882,7 @@ static UPDATE_ORGANIZATION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("organization options"),
         schema: &UPDATE_ORGANIZATION_BODY,
@@ -5782,6 +5893,7 @@ static UPDATE_ORGANIZATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "organization details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5836,6 +5948,7 @@ static GET_AGENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of agents",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5888,6 +6001,7 @@ static GET_AGENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "agent_id",
+            key: "agent_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5901,6 +6015,7 @@ static GET_AGENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "agent details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5958,6 +6073,7 @@ static REMOVE_AGENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "agent_id",
+            key: "agent_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5971,6 +6087,7 @@ static REMOVE_AGENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6023,6 +6140,7 @@ static UPDATE_AGENT_SITE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "agent_id",
+            key: "agent_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6036,6 +6154,7 @@ static UPDATE_AGENT_SITE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("site_id to associate with the agent"),
         schema: &UPDATE_AGENT_SITE_BODY,
@@ -6046,6 +6165,7 @@ static UPDATE_AGENT_SITE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "agent details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6103,6 +6223,7 @@ static UPGRADE_AGENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "agent_id",
+            key: "agent_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6116,6 +6237,7 @@ static UPGRADE_AGENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6168,6 +6290,7 @@ static GET_ASSETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6183,6 +6306,7 @@ static GET_ASSETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of assets",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6235,6 +6359,7 @@ static GET_ASSET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "asset_id",
+            key: "asset_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6248,6 +6373,7 @@ static GET_ASSET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "asset details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6305,6 +6431,7 @@ static REMOVE_ASSET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "asset_id",
+            key: "asset_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6318,6 +6445,7 @@ static REMOVE_ASSET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6370,6 +6498,7 @@ static UPDATE_ASSET_COMMENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "asset_id",
+            key: "asset_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6383,6 +6512,7 @@ static UPDATE_ASSET_COMMENTS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("comments to apply to the asset"),
         schema: &UPDATE_ASSET_COMMENTS_BODY,
@@ -6393,6 +6523,7 @@ static UPDATE_ASSET_COMMENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "asset details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6450,6 +6581,7 @@ static UPDATE_ASSET_TAGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "asset_id",
+            key: "asset_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6463,6 +6595,7 @@ static UPDATE_ASSET_TAGS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("tags to apply to the asset"),
         schema: &UPDATE_ASSET_TAGS_BODY,
@@ -6473,6 +6606,7 @@ static UPDATE_ASSET_TAGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "asset details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6532,6 +6666,7 @@ static GET_KEY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "api key details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6586,6 +6721,7 @@ static REMOVE_KEY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6635,6 +6771,7 @@ static ROTATE_KEY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "api key details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6687,6 +6824,7 @@ static GET_SERVICES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6702,6 +6840,7 @@ static GET_SERVICES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of services",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6754,6 +6893,7 @@ static GET_SERVICE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "service_id",
+            key: "service_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6767,6 +6907,7 @@ static GET_SERVICE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "service details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6824,6 +6965,7 @@ static REMOVE_SERVICE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "service_id",
+            key: "service_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6837,6 +6979,7 @@ static REMOVE_SERVICE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6891,6 +7034,7 @@ static GET_SITES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of sites",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6945,6 +7089,7 @@ static CREATE_SITE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("site definition"),
         schema: &CREATE_SITE_BODY,
@@ -6955,6 +7100,7 @@ static CREATE_SITE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "site details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7012,6 +7158,7 @@ static GET_SITE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "site_id",
+            key: "site_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7025,6 +7172,7 @@ static GET_SITE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "site details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7082,6 +7230,7 @@ static REMOVE_SITE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "site_id",
+            key: "site_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7097,6 +7246,7 @@ static REMOVE_SITE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7149,6 +7299,7 @@ static UPDATE_SITE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "site_id",
+            key: "site_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7164,6 +7315,7 @@ static UPDATE_SITE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("site object"),
         schema: &UPDATE_SITE_BODY,
@@ -7174,6 +7326,7 @@ static UPDATE_SITE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "site details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7231,6 +7384,7 @@ static IMPORT_SCAN_DATA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "site_id",
+            key: "site_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7246,6 +7400,7 @@ static IMPORT_SCAN_DATA: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &IMPORT_SCAN_DATA_BODY,
@@ -7256,6 +7411,7 @@ static IMPORT_SCAN_DATA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "import task",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7323,6 +7479,7 @@ static CREATE_SCAN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "site_id",
+            key: "site_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7336,6 +7493,7 @@ static CREATE_SCAN: runtime::Operation = runtime::Operation {
         media_type: "text/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_SCAN_BODY,
@@ -7346,6 +7504,7 @@ static CREATE_SCAN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "a created scan task",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7413,6 +7572,7 @@ static GET_TASKS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "status",
+            key: "status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7425,6 +7585,7 @@ static GET_TASKS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7440,6 +7601,7 @@ static GET_TASKS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of tasks",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7492,6 +7654,7 @@ static GET_TASK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task_id",
+            key: "task_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7505,6 +7668,7 @@ static GET_TASK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "task details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7557,6 +7721,7 @@ static UPDATE_TASK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task_id",
+            key: "task_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7570,6 +7735,7 @@ static UPDATE_TASK: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("task object"),
         schema: &UPDATE_TASK_BODY,
@@ -7580,6 +7746,7 @@ static UPDATE_TASK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "task details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7637,6 +7804,7 @@ static GET_TASK_CHANGE_REPORT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task_id",
+            key: "task_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7650,6 +7818,7 @@ static GET_TASK_CHANGE_REPORT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -7707,6 +7876,7 @@ static GET_TASK_SCAN_DATA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task_id",
+            key: "task_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7720,6 +7890,7 @@ static GET_TASK_SCAN_DATA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -7777,6 +7948,7 @@ static HIDE_TASK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task_id",
+            key: "task_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7790,6 +7962,7 @@ static HIDE_TASK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -7847,6 +8020,7 @@ static STOP_TASK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task_id",
+            key: "task_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7860,6 +8034,7 @@ static STOP_TASK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Automatically created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -7917,6 +8092,7 @@ static GET_WIRELESS_LA_NS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7932,6 +8108,7 @@ static GET_WIRELESS_LA_NS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "array of wireless LANs",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7984,6 +8161,7 @@ static GET_WIRELESS_LAN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "wireless_id",
+            key: "wireless_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7999,6 +8177,7 @@ static GET_WIRELESS_LAN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "wireless details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8051,6 +8230,7 @@ static REMOVE_WIRELESS_LAN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "wireless_id",
+            key: "wireless_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8066,6 +8246,7 @@ static REMOVE_WIRELESS_LAN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "empty response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8109,6 +8290,7 @@ static GET_LATEST_AGENT_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "component version",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8146,6 +8328,7 @@ static GET_LATEST_PLATFORM_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "component version",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8183,6 +8366,7 @@ static GET_LATEST_SCANNER_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "component version",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -1775,6 +1775,7 @@ static GET_ATTRIBUTES_COMPUTED: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1787,6 +1788,7 @@ static GET_ATTRIBUTES_COMPUTED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1799,6 +1801,7 @@ static GET_ATTRIBUTES_COMPUTED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1811,6 +1814,7 @@ static GET_ATTRIBUTES_COMPUTED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1823,6 +1827,7 @@ static GET_ATTRIBUTES_COMPUTED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "refresh",
+            key: "refresh",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1836,6 +1841,7 @@ static GET_ATTRIBUTES_COMPUTED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1884,6 +1890,7 @@ static POST_ATTRIBUTES_COMPUTED: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_ATTRIBUTES_COMPUTED_BODY,
@@ -1894,6 +1901,7 @@ static POST_ATTRIBUTES_COMPUTED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1940,6 +1948,7 @@ static PUT_ATTRIBUTES_COMPUTED_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1953,6 +1962,7 @@ static PUT_ATTRIBUTES_COMPUTED_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_ATTRIBUTES_COMPUTED_BY_ID_BODY,
@@ -1963,6 +1973,7 @@ static PUT_ATTRIBUTES_COMPUTED_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2009,6 +2020,7 @@ static DELETE_ATTRIBUTES_COMPUTED_BY_ID: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2022,6 +2034,7 @@ static DELETE_ATTRIBUTES_COMPUTED_BY_ID: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2063,6 +2076,7 @@ static GET_CALENDARS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2075,6 +2089,7 @@ static GET_CALENDARS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2090,6 +2105,7 @@ static GET_CALENDARS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2138,6 +2154,7 @@ static POST_CALENDARS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_CALENDARS_BODY,
@@ -2148,6 +2165,7 @@ static POST_CALENDARS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2194,6 +2212,7 @@ static PUT_CALENDARS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2207,6 +2226,7 @@ static PUT_CALENDARS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_CALENDARS_BY_ID_BODY,
@@ -2217,6 +2237,7 @@ static PUT_CALENDARS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2263,6 +2284,7 @@ static DELETE_CALENDARS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2276,6 +2298,7 @@ static DELETE_CALENDARS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2317,6 +2340,7 @@ static GET_COMMANDS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2329,6 +2353,7 @@ static GET_COMMANDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2341,6 +2366,7 @@ static GET_COMMANDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2353,6 +2379,7 @@ static GET_COMMANDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2365,6 +2392,7 @@ static GET_COMMANDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "refresh",
+            key: "refresh",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2378,6 +2406,7 @@ static GET_COMMANDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2426,6 +2455,7 @@ static POST_COMMANDS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_COMMANDS_BODY,
@@ -2436,6 +2466,7 @@ static POST_COMMANDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2482,6 +2513,7 @@ static GET_COMMANDS_SEND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2497,6 +2529,7 @@ static GET_COMMANDS_SEND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2551,6 +2584,7 @@ static POST_COMMANDS_SEND: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_COMMANDS_SEND_BODY,
@@ -2561,6 +2595,7 @@ static POST_COMMANDS_SEND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Command sent",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2572,6 +2607,7 @@ static POST_COMMANDS_SEND: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "Command queued",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2624,6 +2660,7 @@ static GET_COMMANDS_TYPES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2636,6 +2673,7 @@ static GET_COMMANDS_TYPES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "protocol",
+            key: "protocol",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2648,6 +2686,7 @@ static GET_COMMANDS_TYPES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "textChannel",
+            key: "textChannel",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2663,6 +2702,7 @@ static GET_COMMANDS_TYPES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2715,6 +2755,7 @@ static PUT_COMMANDS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2728,6 +2769,7 @@ static PUT_COMMANDS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_COMMANDS_BY_ID_BODY,
@@ -2738,6 +2780,7 @@ static PUT_COMMANDS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2784,6 +2827,7 @@ static DELETE_COMMANDS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2797,6 +2841,7 @@ static DELETE_COMMANDS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2838,6 +2883,7 @@ static GET_DEVICES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2850,6 +2896,7 @@ static GET_DEVICES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2862,6 +2909,7 @@ static GET_DEVICES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2874,6 +2922,7 @@ static GET_DEVICES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "uniqueId",
+            key: "uniqueId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2889,6 +2938,7 @@ static GET_DEVICES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2943,6 +2993,7 @@ static POST_DEVICES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_DEVICES_BODY,
@@ -2953,6 +3004,7 @@ static POST_DEVICES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2999,6 +3051,7 @@ static PUT_DEVICES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3012,6 +3065,7 @@ static PUT_DEVICES_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_DEVICES_BY_ID_BODY,
@@ -3022,6 +3076,7 @@ static PUT_DEVICES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3068,6 +3123,7 @@ static DELETE_DEVICES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3081,6 +3137,7 @@ static DELETE_DEVICES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3122,6 +3179,7 @@ static PUT_DEVICES_BY_ID_ACCUMULATORS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3135,6 +3193,7 @@ static PUT_DEVICES_BY_ID_ACCUMULATORS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_DEVICES_BY_ID_ACCUMULATORS_BODY,
@@ -3145,6 +3204,7 @@ static PUT_DEVICES_BY_ID_ACCUMULATORS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3186,6 +3246,7 @@ static GET_DRIVERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3198,6 +3259,7 @@ static GET_DRIVERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3210,6 +3272,7 @@ static GET_DRIVERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3222,6 +3285,7 @@ static GET_DRIVERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3234,6 +3298,7 @@ static GET_DRIVERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "refresh",
+            key: "refresh",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3247,6 +3312,7 @@ static GET_DRIVERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3295,6 +3361,7 @@ static POST_DRIVERS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_DRIVERS_BODY,
@@ -3305,6 +3372,7 @@ static POST_DRIVERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3351,6 +3419,7 @@ static PUT_DRIVERS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3364,6 +3433,7 @@ static PUT_DRIVERS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_DRIVERS_BY_ID_BODY,
@@ -3374,6 +3444,7 @@ static PUT_DRIVERS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3420,6 +3491,7 @@ static DELETE_DRIVERS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3433,6 +3505,7 @@ static DELETE_DRIVERS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3474,6 +3547,7 @@ static GET_EVENTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3487,6 +3561,7 @@ static GET_EVENTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3533,6 +3608,7 @@ static GET_GEOFENCES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3545,6 +3621,7 @@ static GET_GEOFENCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3557,6 +3634,7 @@ static GET_GEOFENCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3569,6 +3647,7 @@ static GET_GEOFENCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3581,6 +3660,7 @@ static GET_GEOFENCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "refresh",
+            key: "refresh",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3594,6 +3674,7 @@ static GET_GEOFENCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3642,6 +3723,7 @@ static POST_GEOFENCES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_GEOFENCES_BODY,
@@ -3652,6 +3734,7 @@ static POST_GEOFENCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3698,6 +3781,7 @@ static PUT_GEOFENCES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3711,6 +3795,7 @@ static PUT_GEOFENCES_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_GEOFENCES_BY_ID_BODY,
@@ -3721,6 +3806,7 @@ static PUT_GEOFENCES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3767,6 +3853,7 @@ static DELETE_GEOFENCES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3780,6 +3867,7 @@ static DELETE_GEOFENCES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3821,6 +3909,7 @@ static GET_GROUPS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3833,6 +3922,7 @@ static GET_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3848,6 +3938,7 @@ static GET_GROUPS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3896,6 +3987,7 @@ static POST_GROUPS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_GROUPS_BODY,
@@ -3906,6 +3998,7 @@ static POST_GROUPS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3958,6 +4051,7 @@ static PUT_GROUPS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3971,6 +4065,7 @@ static PUT_GROUPS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_GROUPS_BY_ID_BODY,
@@ -3981,6 +4076,7 @@ static PUT_GROUPS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4027,6 +4123,7 @@ static DELETE_GROUPS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4040,6 +4137,7 @@ static DELETE_GROUPS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4081,6 +4179,7 @@ static GET_MAINTENANCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -4093,6 +4192,7 @@ static GET_MAINTENANCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4105,6 +4205,7 @@ static GET_MAINTENANCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4117,6 +4218,7 @@ static GET_MAINTENANCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4129,6 +4231,7 @@ static GET_MAINTENANCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "refresh",
+            key: "refresh",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -4142,6 +4245,7 @@ static GET_MAINTENANCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4190,6 +4294,7 @@ static POST_MAINTENANCE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_MAINTENANCE_BODY,
@@ -4200,6 +4305,7 @@ static POST_MAINTENANCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4246,6 +4352,7 @@ static PUT_MAINTENANCE_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4259,6 +4366,7 @@ static PUT_MAINTENANCE_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_MAINTENANCE_BY_ID_BODY,
@@ -4269,6 +4377,7 @@ static PUT_MAINTENANCE_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4315,6 +4424,7 @@ static DELETE_MAINTENANCE_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4328,6 +4438,7 @@ static DELETE_MAINTENANCE_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4369,6 +4480,7 @@ static GET_NOTIFICATIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "all",
+            key: "all",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -4381,6 +4493,7 @@ static GET_NOTIFICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4393,6 +4506,7 @@ static GET_NOTIFICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4405,6 +4519,7 @@ static GET_NOTIFICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4417,6 +4532,7 @@ static GET_NOTIFICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "refresh",
+            key: "refresh",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -4430,6 +4546,7 @@ static GET_NOTIFICATIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4478,6 +4595,7 @@ static POST_NOTIFICATIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_NOTIFICATIONS_BODY,
@@ -4488,6 +4606,7 @@ static POST_NOTIFICATIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4536,6 +4655,7 @@ static POST_NOTIFICATIONS_TEST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Successful sending",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4585,6 +4705,7 @@ static GET_NOTIFICATIONS_TYPES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4631,6 +4752,7 @@ static PUT_NOTIFICATIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4644,6 +4766,7 @@ static PUT_NOTIFICATIONS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_NOTIFICATIONS_BY_ID_BODY,
@@ -4654,6 +4777,7 @@ static PUT_NOTIFICATIONS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4700,6 +4824,7 @@ static DELETE_NOTIFICATIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4713,6 +4838,7 @@ static DELETE_NOTIFICATIONS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4756,6 +4882,7 @@ static POST_PERMISSIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_PERMISSIONS_BODY,
@@ -4766,6 +4893,7 @@ static POST_PERMISSIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4820,6 +4948,7 @@ static DELETE_PERMISSIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DELETE_PERMISSIONS_BODY,
@@ -4830,6 +4959,7 @@ static DELETE_PERMISSIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4871,6 +5001,7 @@ static GET_POSITIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4883,6 +5014,7 @@ static GET_POSITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from",
+            key: "from",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4895,6 +5027,7 @@ static GET_POSITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "to",
+            key: "to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4907,6 +5040,7 @@ static GET_POSITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4922,6 +5056,7 @@ static GET_POSITIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4968,6 +5103,7 @@ static GET_REPORTS_EVENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -4978,6 +5114,7 @@ static GET_REPORTS_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -4988,6 +5125,7 @@ static GET_REPORTS_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -5000,6 +5138,7 @@ static GET_REPORTS_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from",
+            key: "from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5012,6 +5151,7 @@ static GET_REPORTS_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "to",
+            key: "to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5027,6 +5167,7 @@ static GET_REPORTS_EVENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5073,6 +5214,7 @@ static GET_REPORTS_ROUTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -5083,6 +5225,7 @@ static GET_REPORTS_ROUTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -5093,6 +5236,7 @@ static GET_REPORTS_ROUTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from",
+            key: "from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5105,6 +5249,7 @@ static GET_REPORTS_ROUTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "to",
+            key: "to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5120,6 +5265,7 @@ static GET_REPORTS_ROUTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5166,6 +5312,7 @@ static GET_REPORTS_STOPS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -5176,6 +5323,7 @@ static GET_REPORTS_STOPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -5186,6 +5334,7 @@ static GET_REPORTS_STOPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from",
+            key: "from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5198,6 +5347,7 @@ static GET_REPORTS_STOPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "to",
+            key: "to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5213,6 +5363,7 @@ static GET_REPORTS_STOPS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5259,6 +5410,7 @@ static GET_REPORTS_SUMMARY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -5269,6 +5421,7 @@ static GET_REPORTS_SUMMARY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -5279,6 +5432,7 @@ static GET_REPORTS_SUMMARY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from",
+            key: "from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5291,6 +5445,7 @@ static GET_REPORTS_SUMMARY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "to",
+            key: "to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5306,6 +5461,7 @@ static GET_REPORTS_SUMMARY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5352,6 +5508,7 @@ static GET_REPORTS_TRIPS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "deviceId",
+            key: "deviceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -5362,6 +5519,7 @@ static GET_REPORTS_TRIPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "groupId",
+            key: "groupId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::Integer),
@@ -5372,6 +5530,7 @@ static GET_REPORTS_TRIPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from",
+            key: "from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5384,6 +5543,7 @@ static GET_REPORTS_TRIPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "to",
+            key: "to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5399,6 +5559,7 @@ static GET_REPORTS_TRIPS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5447,6 +5608,7 @@ static GET_SERVER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5495,6 +5657,7 @@ static PUT_SERVER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_SERVER_BODY,
@@ -5505,6 +5668,7 @@ static PUT_SERVER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5551,6 +5715,7 @@ static GET_SESSION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "token",
+            key: "token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5564,6 +5729,7 @@ static GET_SESSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5618,6 +5784,7 @@ static POST_SESSION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_SESSION_BODY,
@@ -5631,6 +5798,7 @@ static POST_SESSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5685,6 +5853,7 @@ static DELETE_SESSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5726,6 +5895,7 @@ static GET_STATISTICS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "from",
+            key: "from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5738,6 +5908,7 @@ static GET_STATISTICS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "to",
+            key: "to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5753,6 +5924,7 @@ static GET_STATISTICS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5799,6 +5971,7 @@ static GET_USERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "userId",
+            key: "userId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5814,6 +5987,7 @@ static GET_USERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5868,6 +6042,7 @@ static POST_USERS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_USERS_BODY,
@@ -5878,6 +6053,7 @@ static POST_USERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5924,6 +6100,7 @@ static PUT_USERS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5937,6 +6114,7 @@ static PUT_USERS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_USERS_BY_ID_BODY,
@@ -5947,6 +6125,7 @@ static PUT_USERS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5993,6 +6172,7 @@ static DELETE_USERS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6006,6 +6186,7 @@ static DELETE_USERS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],

@@ -17598,6 +17598,7 @@ static GET_OPEN_API_SPEC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17651,6 +17652,7 @@ static FIND_SPACES_BY_IDS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -17661,6 +17663,7 @@ static FIND_SPACES_BY_IDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "space.fields",
+            key: "space.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -17673,6 +17676,7 @@ static FIND_SPACES_BY_IDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -17688,6 +17692,7 @@ static FIND_SPACES_BY_IDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17752,6 +17757,7 @@ static FIND_SPACES_BY_CREATOR_IDS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_ids",
+            key: "user_ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -17762,6 +17768,7 @@ static FIND_SPACES_BY_CREATOR_IDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "space.fields",
+            key: "space.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -17774,6 +17781,7 @@ static FIND_SPACES_BY_CREATOR_IDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -17789,6 +17797,7 @@ static FIND_SPACES_BY_CREATOR_IDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17853,6 +17862,7 @@ static SEARCH_SPACES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17863,6 +17873,7 @@ static SEARCH_SPACES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "state",
+            key: "state",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17875,6 +17886,7 @@ static SEARCH_SPACES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -17887,6 +17899,7 @@ static SEARCH_SPACES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "space.fields",
+            key: "space.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -17899,6 +17912,7 @@ static SEARCH_SPACES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -17914,6 +17928,7 @@ static SEARCH_SPACES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17978,6 +17993,7 @@ static FIND_SPACE_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17988,6 +18004,7 @@ static FIND_SPACE_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "space.fields",
+            key: "space.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18000,6 +18017,7 @@ static FIND_SPACE_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18015,6 +18033,7 @@ static FIND_SPACE_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18079,6 +18098,7 @@ static FIND_TWEETS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18091,6 +18111,7 @@ static FIND_TWEETS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18103,6 +18124,7 @@ static FIND_TWEETS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18115,6 +18137,7 @@ static FIND_TWEETS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18127,6 +18150,7 @@ static FIND_TWEETS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18139,6 +18163,7 @@ static FIND_TWEETS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18151,6 +18176,7 @@ static FIND_TWEETS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18166,6 +18192,7 @@ static FIND_TWEETS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18230,6 +18257,7 @@ static TWEET_COUNTS_FULL_ARCHIVE_SEARCH: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18242,6 +18270,7 @@ static TWEET_COUNTS_FULL_ARCHIVE_SEARCH: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18254,6 +18283,7 @@ static TWEET_COUNTS_FULL_ARCHIVE_SEARCH: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18266,6 +18296,7 @@ static TWEET_COUNTS_FULL_ARCHIVE_SEARCH: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "since_id",
+            key: "since_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18278,6 +18309,7 @@ static TWEET_COUNTS_FULL_ARCHIVE_SEARCH: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "until_id",
+            key: "until_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18290,6 +18322,7 @@ static TWEET_COUNTS_FULL_ARCHIVE_SEARCH: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "next_token",
+            key: "next_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18302,6 +18335,7 @@ static TWEET_COUNTS_FULL_ARCHIVE_SEARCH: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "granularity",
+            key: "granularity",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18317,6 +18351,7 @@ static TWEET_COUNTS_FULL_ARCHIVE_SEARCH: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tweet counts response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18381,6 +18416,7 @@ static TWEET_COUNTS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18393,6 +18429,7 @@ static TWEET_COUNTS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18405,6 +18442,7 @@ static TWEET_COUNTS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18417,6 +18455,7 @@ static TWEET_COUNTS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_id",
+            key: "since_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18429,6 +18468,7 @@ static TWEET_COUNTS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "until_id",
+            key: "until_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18441,6 +18481,7 @@ static TWEET_COUNTS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "next_token",
+            key: "next_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18453,6 +18494,7 @@ static TWEET_COUNTS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "granularity",
+            key: "granularity",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18468,6 +18510,7 @@ static TWEET_COUNTS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Recent tweet counts response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18525,6 +18568,7 @@ static SAMPLE_STREAM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18537,6 +18581,7 @@ static SAMPLE_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18549,6 +18594,7 @@ static SAMPLE_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18561,6 +18607,7 @@ static SAMPLE_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18573,6 +18620,7 @@ static SAMPLE_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18585,6 +18633,7 @@ static SAMPLE_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18597,6 +18646,7 @@ static SAMPLE_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "backfill_minutes",
+            key: "backfill_minutes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18612,6 +18662,7 @@ static SAMPLE_STREAM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful. Successful responses will return a stream of individual JSON Tweet payloads.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18669,6 +18720,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18681,6 +18733,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18693,6 +18746,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18705,6 +18759,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_id",
+            key: "since_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18717,6 +18772,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "until_id",
+            key: "until_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18729,6 +18785,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18741,6 +18798,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "next_token",
+            key: "next_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18753,6 +18811,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18765,6 +18824,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18777,6 +18837,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18789,6 +18850,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18801,6 +18863,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18813,6 +18876,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18828,6 +18892,7 @@ static TWEETS_FULLARCHIVE_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tweets full archive search response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18892,6 +18957,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18904,6 +18970,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18916,6 +18983,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18928,6 +18996,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_id",
+            key: "since_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18940,6 +19009,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "until_id",
+            key: "until_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18952,6 +19022,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18964,6 +19035,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "next_token",
+            key: "next_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18976,6 +19048,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -18988,6 +19061,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19000,6 +19074,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19012,6 +19087,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19024,6 +19100,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19036,6 +19113,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19051,6 +19129,7 @@ static TWEETS_RECENT_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tweets recent search response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19108,6 +19187,7 @@ static SEARCH_STREAM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19120,6 +19200,7 @@ static SEARCH_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19132,6 +19213,7 @@ static SEARCH_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19144,6 +19226,7 @@ static SEARCH_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19156,6 +19239,7 @@ static SEARCH_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19168,6 +19252,7 @@ static SEARCH_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19180,6 +19265,7 @@ static SEARCH_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "backfill_minutes",
+            key: "backfill_minutes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19195,6 +19281,7 @@ static SEARCH_STREAM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful. Successful responses will return a stream of individual JSON Tweet payloads.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19252,6 +19339,7 @@ static GET_RULES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19267,6 +19355,7 @@ static GET_RULES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19324,6 +19413,7 @@ static ADD_OR_DELETE_RULES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "dry_run",
+            key: "dry_run",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -19339,6 +19429,7 @@ static ADD_OR_DELETE_RULES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(""),
         schema: &ADD_OR_DELETE_RULES_BODY,
@@ -19349,6 +19440,7 @@ static ADD_OR_DELETE_RULES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19413,6 +19505,7 @@ static FIND_TWEET_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19423,6 +19516,7 @@ static FIND_TWEET_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19435,6 +19529,7 @@ static FIND_TWEET_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19447,6 +19542,7 @@ static FIND_TWEET_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19459,6 +19555,7 @@ static FIND_TWEET_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19471,6 +19568,7 @@ static FIND_TWEET_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19483,6 +19581,7 @@ static FIND_TWEET_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19498,6 +19597,7 @@ static FIND_TWEET_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19556,6 +19656,7 @@ static HIDE_REPLY_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19571,6 +19672,7 @@ static HIDE_REPLY_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &HIDE_REPLY_BY_ID_BODY,
@@ -19581,6 +19683,7 @@ static HIDE_REPLY_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful response. The reply has been hidden or unhidden.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19645,6 +19748,7 @@ static TWEETS_ID_LIKING_USERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19660,6 +19764,7 @@ static TWEETS_ID_LIKING_USERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19724,6 +19829,7 @@ static TWEETS_ID_RETWEETING_USERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19739,6 +19845,7 @@ static TWEETS_ID_RETWEETING_USERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19803,6 +19910,7 @@ static FIND_USERS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19815,6 +19923,7 @@ static FIND_USERS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19827,6 +19936,7 @@ static FIND_USERS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19839,6 +19949,7 @@ static FIND_USERS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19854,6 +19965,7 @@ static FIND_USERS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19918,6 +20030,7 @@ static FIND_USERS_BY_USERNAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "usernames",
+            key: "usernames",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19930,6 +20043,7 @@ static FIND_USERS_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19942,6 +20056,7 @@ static FIND_USERS_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19954,6 +20069,7 @@ static FIND_USERS_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -19969,6 +20085,7 @@ static FIND_USERS_BY_USERNAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20033,6 +20150,7 @@ static FIND_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20043,6 +20161,7 @@ static FIND_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20055,6 +20174,7 @@ static FIND_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20067,6 +20187,7 @@ static FIND_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20082,6 +20203,7 @@ static FIND_USER_BY_USERNAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20146,6 +20268,7 @@ static FIND_USER_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20156,6 +20279,7 @@ static FIND_USER_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20168,6 +20292,7 @@ static FIND_USER_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20180,6 +20305,7 @@ static FIND_USER_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20195,6 +20321,7 @@ static FIND_USER_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20253,6 +20380,7 @@ static USERS_ID_BLOCKING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20265,6 +20393,7 @@ static USERS_ID_BLOCKING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20275,6 +20404,7 @@ static USERS_ID_BLOCKING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pagination_token",
+            key: "pagination_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20290,6 +20420,7 @@ static USERS_ID_BLOCKING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20348,6 +20479,7 @@ static USERS_ID_BLOCK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20363,6 +20495,7 @@ static USERS_ID_BLOCK: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &USERS_ID_BLOCK_BODY,
@@ -20373,6 +20506,7 @@ static USERS_ID_BLOCK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20437,6 +20571,7 @@ static USERS_ID_FOLLOWERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20449,6 +20584,7 @@ static USERS_ID_FOLLOWERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20459,6 +20595,7 @@ static USERS_ID_FOLLOWERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pagination_token",
+            key: "pagination_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20474,6 +20611,7 @@ static USERS_ID_FOLLOWERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20538,6 +20676,7 @@ static USERS_ID_FOLLOWING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20550,6 +20689,7 @@ static USERS_ID_FOLLOWING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20560,6 +20700,7 @@ static USERS_ID_FOLLOWING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pagination_token",
+            key: "pagination_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20575,6 +20716,7 @@ static USERS_ID_FOLLOWING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20633,6 +20775,7 @@ static USERS_ID_FOLLOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20648,6 +20791,7 @@ static USERS_ID_FOLLOW: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &USERS_ID_FOLLOW_BODY,
@@ -20658,6 +20802,7 @@ static USERS_ID_FOLLOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20722,6 +20867,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20734,6 +20880,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20744,6 +20891,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pagination_token",
+            key: "pagination_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20756,6 +20904,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20768,6 +20917,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20780,6 +20930,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20792,6 +20943,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20804,6 +20956,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20816,6 +20969,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -20831,6 +20985,7 @@ static USERS_ID_LIKED_TWEETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20889,6 +21044,7 @@ static USERS_ID_LIKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20904,6 +21060,7 @@ static USERS_ID_LIKE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &USERS_ID_LIKE_BODY,
@@ -20914,6 +21071,7 @@ static USERS_ID_LIKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20972,6 +21130,7 @@ static USERS_ID_UNLIKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20984,6 +21143,7 @@ static USERS_ID_UNLIKE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet_id",
+            key: "tweet_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20999,6 +21159,7 @@ static USERS_ID_UNLIKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21063,6 +21224,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21075,6 +21237,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_id",
+            key: "since_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21087,6 +21250,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "until_id",
+            key: "until_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21099,6 +21263,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -21109,6 +21274,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pagination_token",
+            key: "pagination_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21121,6 +21287,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21133,6 +21300,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21145,6 +21313,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21157,6 +21326,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21169,6 +21339,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21181,6 +21352,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21193,6 +21365,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21205,6 +21378,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21220,6 +21394,7 @@ static USERS_ID_MENTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21278,6 +21453,7 @@ static USERS_ID_MUTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21293,6 +21469,7 @@ static USERS_ID_MUTE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &USERS_ID_MUTE_BODY,
@@ -21303,6 +21480,7 @@ static USERS_ID_MUTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21361,6 +21539,7 @@ static USERS_ID_RETWEETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21376,6 +21555,7 @@ static USERS_ID_RETWEETS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &USERS_ID_RETWEETS_BODY,
@@ -21386,6 +21566,7 @@ static USERS_ID_RETWEETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21444,6 +21625,7 @@ static USERS_ID_UNRETWEETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21456,6 +21638,7 @@ static USERS_ID_UNRETWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "source_tweet_id",
+            key: "source_tweet_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21471,6 +21654,7 @@ static USERS_ID_UNRETWEETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21535,6 +21719,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21547,6 +21732,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "since_id",
+            key: "since_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21559,6 +21745,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "until_id",
+            key: "until_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21571,6 +21758,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_results",
+            key: "max_results",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -21581,6 +21769,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "exclude",
+            key: "exclude",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21593,6 +21782,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pagination_token",
+            key: "pagination_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21605,6 +21795,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21617,6 +21808,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21629,6 +21821,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expansions",
+            key: "expansions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21641,6 +21834,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tweet.fields",
+            key: "tweet.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21653,6 +21847,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user.fields",
+            key: "user.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21665,6 +21860,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media.fields",
+            key: "media.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21677,6 +21873,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "place.fields",
+            key: "place.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21689,6 +21886,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "poll.fields",
+            key: "poll.fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -21704,6 +21902,7 @@ static USERS_ID_TWEETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21762,6 +21961,7 @@ static USERS_ID_UNBLOCK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "source_user_id",
+            key: "source_user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21774,6 +21974,7 @@ static USERS_ID_UNBLOCK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_user_id",
+            key: "target_user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21789,6 +21990,7 @@ static USERS_ID_UNBLOCK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21847,6 +22049,7 @@ static USERS_ID_UNFOLLOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "source_user_id",
+            key: "source_user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21859,6 +22062,7 @@ static USERS_ID_UNFOLLOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_user_id",
+            key: "target_user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21874,6 +22078,7 @@ static USERS_ID_UNFOLLOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21932,6 +22137,7 @@ static USERS_ID_UNMUTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "source_user_id",
+            key: "source_user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21944,6 +22150,7 @@ static USERS_ID_UNMUTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target_user_id",
+            key: "target_user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21959,6 +22166,7 @@ static USERS_ID_UNMUTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -2157,6 +2157,7 @@ static GET_ACCOUNT_INFO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "details",
+            key: "details",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2170,6 +2171,7 @@ static GET_ACCOUNT_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Account information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2228,6 +2230,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "hosting",
+            key: "hosting",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2238,6 +2241,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_height",
+            key: "hosting_height",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2250,6 +2254,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_width",
+            key: "hosting_width",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2262,6 +2267,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_scale",
+            key: "hosting_scale",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2272,6 +2278,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_bucket",
+            key: "hosting_bucket",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2284,6 +2291,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_file",
+            key: "hosting_file",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2294,6 +2302,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_headers",
+            key: "hosting_headers",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2309,6 +2318,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_BATCH_BODY,
@@ -2338,6 +2348,7 @@ static CREATE_BATCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "batch information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2396,6 +2407,7 @@ static GET_BATCH_INFO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2409,6 +2421,7 @@ static GET_BATCH_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "batch information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2467,6 +2480,7 @@ static GET_BROWSER_INFO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2480,6 +2494,7 @@ static GET_BROWSER_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Browser information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2540,6 +2555,7 @@ static GET_BROWSERS_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Instance information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2598,6 +2614,7 @@ static GET_INSTANCE_INFO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2611,6 +2628,7 @@ static GET_INSTANCE_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Instance information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2671,6 +2689,7 @@ static GET_INSTANCES_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Instance information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2729,6 +2748,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "url",
+            key: "url",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2741,6 +2761,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance_id",
+            key: "instance_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2751,6 +2772,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2763,6 +2785,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cache",
+            key: "cache",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2775,6 +2798,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2787,6 +2811,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "flash_delay",
+            key: "flash_delay",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2799,6 +2824,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "screen_width",
+            key: "screen_width",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2811,6 +2837,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "screen_height",
+            key: "screen_height",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2823,6 +2850,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "priority",
+            key: "priority",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2835,6 +2863,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "referer",
+            key: "referer",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2847,6 +2876,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "post_data",
+            key: "post_data",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2859,6 +2889,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cookie",
+            key: "cookie",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2871,6 +2902,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "script",
+            key: "script",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2883,6 +2915,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "details",
+            key: "details",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2895,6 +2928,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "html",
+            key: "html",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2907,6 +2941,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_wait",
+            key: "max_wait",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2919,6 +2954,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "headers",
+            key: "headers",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2931,6 +2967,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shots",
+            key: "shots",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2943,6 +2980,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shot_interval",
+            key: "shot_interval",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2955,6 +2993,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting",
+            key: "hosting",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2965,6 +3004,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_height",
+            key: "hosting_height",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2977,6 +3017,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_width",
+            key: "hosting_width",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2989,6 +3030,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_scale",
+            key: "hosting_scale",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2999,6 +3041,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_bucket",
+            key: "hosting_bucket",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3011,6 +3054,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_file",
+            key: "hosting_file",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3021,6 +3065,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_headers",
+            key: "hosting_headers",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3036,6 +3081,7 @@ static CREATE_SCREENSHOT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Request accepted",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3094,6 +3140,7 @@ static DELETE_SCREENSHOT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3104,6 +3151,7 @@ static DELETE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "data",
+            key: "data",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3119,6 +3167,7 @@ static DELETE_SCREENSHOT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "list of screenshot information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3177,6 +3226,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3187,6 +3237,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting",
+            key: "hosting",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3197,6 +3248,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "width",
+            key: "width",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3207,6 +3259,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "height",
+            key: "height",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3217,6 +3270,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "scale",
+            key: "scale",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -3227,6 +3281,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bucket",
+            key: "bucket",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3239,6 +3294,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "file",
+            key: "file",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3251,6 +3307,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "headers",
+            key: "headers",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3266,6 +3323,7 @@ static HOST_SCREENSHOT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "list of screenshot information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3324,6 +3382,7 @@ static GET_HTML: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3378,6 +3437,7 @@ static GET_SCREENSHOT_INFO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3390,6 +3450,7 @@ static GET_SCREENSHOT_INFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "details",
+            key: "details",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3405,6 +3466,7 @@ static GET_SCREENSHOT_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Screenshot found",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3463,6 +3525,7 @@ static GET_MULTIPLE_SCREENSHOTS_INFO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3475,6 +3538,7 @@ static GET_MULTIPLE_SCREENSHOTS_INFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "status",
+            key: "status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3490,6 +3554,7 @@ static GET_MULTIPLE_SCREENSHOTS_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "list of screenshot information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3548,6 +3613,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "url",
+            key: "url",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3560,6 +3626,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance_id",
+            key: "instance_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3572,6 +3639,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3584,6 +3652,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cache",
+            key: "cache",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3596,6 +3665,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3608,6 +3678,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "flash_delay",
+            key: "flash_delay",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3620,6 +3691,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "screen_width",
+            key: "screen_width",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3632,6 +3704,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "screen_height",
+            key: "screen_height",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3644,6 +3717,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "priority",
+            key: "priority",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3656,6 +3730,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "referer",
+            key: "referer",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3668,6 +3743,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "post_data",
+            key: "post_data",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3680,6 +3756,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cookie",
+            key: "cookie",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3692,6 +3769,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "script",
+            key: "script",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3704,6 +3782,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "details",
+            key: "details",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3716,6 +3795,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "html",
+            key: "html",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3728,6 +3808,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_wait",
+            key: "max_wait",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3740,6 +3821,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "headers",
+            key: "headers",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3752,6 +3834,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting",
+            key: "hosting",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3762,6 +3845,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_height",
+            key: "hosting_height",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3774,6 +3858,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_width",
+            key: "hosting_width",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3786,6 +3871,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_scale",
+            key: "hosting_scale",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -3796,6 +3882,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_bucket",
+            key: "hosting_bucket",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3808,6 +3895,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_file",
+            key: "hosting_file",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3818,6 +3906,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hosting_headers",
+            key: "hosting_headers",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3833,6 +3922,7 @@ static CREATE_MULTIPLE_SCREENSHOTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Request accepted",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3891,6 +3981,7 @@ static SEARCH_SCREENSHOT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "url",
+            key: "url",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3903,6 +3994,7 @@ static SEARCH_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3915,6 +4007,7 @@ static SEARCH_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "status",
+            key: "status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3930,6 +4023,7 @@ static SEARCH_SCREENSHOT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "list of screenshot information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3988,6 +4082,7 @@ static SHARE_SCREENSHOT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3998,6 +4093,7 @@ static SHARE_SCREENSHOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "note",
+            key: "note",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4011,6 +4107,7 @@ static SHARE_SCREENSHOT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "list of screenshot information",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4069,6 +4166,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4079,6 +4177,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "width",
+            key: "width",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4089,6 +4188,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "height",
+            key: "height",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4099,6 +4199,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "scale",
+            key: "scale",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -4109,6 +4210,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "zoom",
+            key: "zoom",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4119,6 +4221,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ratio",
+            key: "ratio",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4131,6 +4234,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "left",
+            key: "left",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4143,6 +4247,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "right",
+            key: "right",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4155,6 +4260,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "top",
+            key: "top",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4167,6 +4273,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bottom",
+            key: "bottom",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4179,6 +4286,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4189,6 +4297,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shot",
+            key: "shot",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4201,6 +4310,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "quality",
+            key: "quality",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4216,6 +4326,7 @@ static GET_THUMBNAIL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "thumbnail",
             content: ::std::option::Option::None,
             headers: &[],

@@ -301,6 +301,7 @@ static ADULT_CONTENT_DETECTION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &ADULT_CONTENT_DETECTION_BODY,
@@ -314,6 +315,7 @@ static ADULT_CONTENT_DETECTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -346,6 +348,7 @@ static COMMERCIAL_DETECTION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &COMMERCIAL_DETECTION_BODY,
@@ -359,6 +362,7 @@ static COMMERCIAL_DETECTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -391,6 +395,7 @@ static DOCUMENT_SIMILARITY: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &DOCUMENT_SIMILARITY_BODY,
@@ -405,6 +410,7 @@ static DOCUMENT_SIMILARITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -437,6 +443,7 @@ static EDUCATIONAL_DETECTION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &EDUCATIONAL_DETECTION_BODY,
@@ -450,6 +457,7 @@ static EDUCATIONAL_DETECTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -482,6 +490,7 @@ static GENDER_DETECTION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &GENDER_DETECTION_BODY,
@@ -495,6 +504,7 @@ static GENDER_DETECTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -527,6 +537,7 @@ static KEYWORD_EXTRACTION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &KEYWORD_EXTRACTION_BODY,
@@ -541,6 +552,7 @@ static KEYWORD_EXTRACTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -573,6 +585,7 @@ static LANGUAGE_DETECTION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &LANGUAGE_DETECTION_BODY,
@@ -586,6 +599,7 @@ static LANGUAGE_DETECTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -618,6 +632,7 @@ static READABILITY_ASSESSMENT: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &READABILITY_ASSESSMENT_BODY,
@@ -631,6 +646,7 @@ static READABILITY_ASSESSMENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -663,6 +679,7 @@ static SENTIMENT_ANALYSIS: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SENTIMENT_ANALYSIS_BODY,
@@ -676,6 +693,7 @@ static SENTIMENT_ANALYSIS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -708,6 +726,7 @@ static SPAM_DETECTION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SPAM_DETECTION_BODY,
@@ -721,6 +740,7 @@ static SPAM_DETECTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -753,6 +773,7 @@ static SUBJECTIVITY_ANALYSIS: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SUBJECTIVITY_ANALYSIS_BODY,
@@ -766,6 +787,7 @@ static SUBJECTIVITY_ANALYSIS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -798,6 +820,7 @@ static TEXT_EXTRACTION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &TEXT_EXTRACTION_BODY,
@@ -811,6 +834,7 @@ static TEXT_EXTRACTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -843,6 +867,7 @@ static TOPIC_CLASSIFICATION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &TOPIC_CLASSIFICATION_BODY,
@@ -856,6 +881,7 @@ static TOPIC_CLASSIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -888,6 +914,7 @@ static TWITTER_SENTIMENT_ANALYSIS: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &TWITTER_SENTIMENT_ANALYSIS_BODY,
@@ -901,6 +928,7 @@ static TWITTER_SENTIMENT_ANALYSIS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],

@@ -605,6 +605,7 @@ static KEY_REGISTER: runtime::Operation = runtime::Operation {
         media_type: "application/jwt",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Authentiq ID to register"),
         schema: &KEY_REGISTER_BODY,
@@ -615,6 +616,7 @@ static KEY_REGISTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Successfully registered",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -671,6 +673,7 @@ static KEY_REVOKE_NOSECRET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "email",
+            key: "email",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -683,6 +686,7 @@ static KEY_REVOKE_NOSECRET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "phone",
+            key: "phone",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -695,6 +699,7 @@ static KEY_REVOKE_NOSECRET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "code",
+            key: "code",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -708,6 +713,7 @@ static KEY_REVOKE_NOSECRET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successfully deleted",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -784,6 +790,7 @@ static KEY_RETRIEVE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "PK",
+            key: "PK",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -799,6 +806,7 @@ static KEY_RETRIEVE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successfully retrieved",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -865,6 +873,7 @@ static KEY_BIND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "PK",
+            key: "PK",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -880,6 +889,7 @@ static KEY_BIND: runtime::Operation = runtime::Operation {
         media_type: "application/jwt",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Authentiq ID to register"),
         schema: &KEY_BIND_BODY,
@@ -890,6 +900,7 @@ static KEY_BIND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successfully updated",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -956,6 +967,7 @@ static KEY_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "PK",
+            key: "PK",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -971,6 +983,7 @@ static KEY_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/jwt",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Authentiq ID to register"),
         schema: &KEY_UPDATE_BODY,
@@ -981,6 +994,7 @@ static KEY_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successfully updated",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1037,6 +1051,7 @@ static KEY_REVOKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "PK",
+            key: "PK",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1049,6 +1064,7 @@ static KEY_REVOKE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "secret",
+            key: "secret",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1062,6 +1078,7 @@ static KEY_REVOKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1128,6 +1145,7 @@ static HEAD_KEY_BY_PK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "PK",
+            key: "PK",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1143,6 +1161,7 @@ static HEAD_KEY_BY_PK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Key exists",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1204,6 +1223,7 @@ static PUSH_LOGIN_REQUEST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "callback",
+            key: "callback",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1217,6 +1237,7 @@ static PUSH_LOGIN_REQUEST: runtime::Operation = runtime::Operation {
         media_type: "application/jwt",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Push Token."),
         schema: &PUSH_LOGIN_REQUEST_BODY,
@@ -1227,6 +1248,7 @@ static PUSH_LOGIN_REQUEST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1283,6 +1305,7 @@ static SIGN_REQUEST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "test",
+            key: "test",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1298,6 +1321,7 @@ static SIGN_REQUEST: runtime::Operation = runtime::Operation {
         media_type: "application/jwt",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Claims of scope"),
         schema: &SIGN_REQUEST_BODY,
@@ -1308,6 +1332,7 @@ static SIGN_REQUEST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1364,6 +1389,7 @@ static SIGN_RETRIEVE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "job",
+            key: "job",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1377,6 +1403,7 @@ static SIGN_RETRIEVE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response (JWT)",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1388,6 +1415,7 @@ static SIGN_RETRIEVE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Confirmed, waiting for signing",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1439,6 +1467,7 @@ static SIGN_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "job",
+            key: "job",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1452,6 +1481,7 @@ static SIGN_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successfully updated",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/jwt",
@@ -1518,6 +1548,7 @@ static SIGN_CONFIRM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "job",
+            key: "job",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1531,6 +1562,7 @@ static SIGN_CONFIRM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "Successfully confirmed",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1607,6 +1639,7 @@ static SIGN_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "job",
+            key: "job",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1620,6 +1653,7 @@ static SIGN_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successfully deleted",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1676,6 +1710,7 @@ static SIGN_RETRIEVE_HEAD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "job",
+            key: "job",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1689,12 +1724,14 @@ static SIGN_RETRIEVE_HEAD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Confirmed and signed",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Confirmed, waiting for signing",
             content: ::std::option::Option::None,
             headers: &[],

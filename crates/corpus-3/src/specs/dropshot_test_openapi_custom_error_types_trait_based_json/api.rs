@@ -234,6 +234,7 @@ static DROPSHOT_ERROR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -290,6 +291,7 @@ static ENUM_ERROR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "should_error",
+            key: "should_error",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -303,6 +305,7 @@ static ENUM_ERROR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -359,6 +362,7 @@ static STRUCT_ERROR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "should_error",
+            key: "should_error",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -372,6 +376,7 @@ static STRUCT_ERROR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

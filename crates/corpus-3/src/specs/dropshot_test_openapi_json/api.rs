@@ -1146,6 +1146,7 @@ static HANDLER7: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER7_BODY,
@@ -1156,6 +1157,7 @@ static HANDLER7: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1209,6 +1211,7 @@ static HANDLER8: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1267,6 +1270,7 @@ static HANDLER9: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1325,6 +1329,7 @@ static HANDLER10: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER10_BODY,
@@ -1335,6 +1340,7 @@ static HANDLER10: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1388,6 +1394,7 @@ static HANDLER11: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER11_BODY,
@@ -1398,6 +1405,7 @@ static HANDLER11: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1451,6 +1459,7 @@ static HANDLER12: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER12_BODY,
@@ -1461,6 +1470,7 @@ static HANDLER12: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1514,6 +1524,7 @@ static HANDLER13: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1572,6 +1583,7 @@ static VZEROUPPER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1630,6 +1642,7 @@ static BIG_FLAT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1686,6 +1699,7 @@ static HANDLER6: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "a_mandatory_string",
+            key: "a_mandatory_string",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1696,6 +1710,7 @@ static HANDLER6: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "a_number",
+            key: "a_number",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1706,6 +1721,7 @@ static HANDLER6: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1718,6 +1734,7 @@ static HANDLER6: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1733,6 +1750,7 @@ static HANDLER6: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1791,6 +1809,7 @@ static VZEROLOWER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 101u16,
+            last: 101u16,
             description: "Negotiating protocol upgrade from HTTP/1.1 to WebSocket",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1844,6 +1863,7 @@ static HANDLER18: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1902,6 +1922,7 @@ static HANDLER21: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "redirect (found)",
             content: ::std::option::Option::None,
             headers: &[
@@ -1962,6 +1983,7 @@ static HANDLER22: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 303u16,
+            last: 303u16,
             description: "redirect (see other)",
             content: ::std::option::Option::None,
             headers: &[
@@ -2022,6 +2044,7 @@ static HANDLER23: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 307u16,
+            last: 307u16,
             description: "redirect (temporary redirect)",
             content: ::std::option::Option::None,
             headers: &[
@@ -2082,6 +2105,7 @@ static HANDLER4: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER4_BODY,
@@ -2092,6 +2116,7 @@ static HANDLER4: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2150,6 +2175,7 @@ static HANDLER24: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 307u16,
+            last: 307u16,
             description: "redirect (temporary redirect)",
             content: ::std::option::Option::None,
             headers: &[
@@ -2208,6 +2234,7 @@ static HANDLER3: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x",
+            key: "x",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2221,6 +2248,7 @@ static HANDLER3: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2274,6 +2302,7 @@ static HANDLER25: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER25_BODY,
@@ -2284,6 +2313,7 @@ static HANDLER25: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2342,6 +2372,7 @@ static HANDLER1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2398,6 +2429,7 @@ static HANDLER5: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "x",
+            key: "x",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2408,6 +2440,7 @@ static HANDLER5: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tomax",
+            key: "tomax",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2420,6 +2453,7 @@ static HANDLER5: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "xamot",
+            key: "xamot",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2435,6 +2469,7 @@ static HANDLER5: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER5_BODY,
@@ -2445,6 +2480,7 @@ static HANDLER5: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2503,6 +2539,7 @@ static HANDLER20: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER20_BODY,
@@ -2529,6 +2566,7 @@ static HANDLER20: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2585,6 +2623,7 @@ static HANDLER2: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "tomax",
+            key: "tomax",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2597,6 +2636,7 @@ static HANDLER2: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "xamot",
+            key: "xamot",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2612,6 +2652,7 @@ static HANDLER2: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2663,6 +2704,7 @@ static HANDLER31: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "aa",
+            key: "aa",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2673,6 +2715,7 @@ static HANDLER31: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "header_a",
+            key: "header_a",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2683,6 +2726,7 @@ static HANDLER31: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "query_a",
+            key: "query_a",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2696,6 +2740,7 @@ static HANDLER31: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER31_BODY,
@@ -2706,6 +2751,7 @@ static HANDLER31: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2762,6 +2808,7 @@ static HANDLER30: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "aa",
+            key: "aa",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2772,6 +2819,7 @@ static HANDLER30: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bb",
+            key: "bb",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2785,6 +2833,7 @@ static HANDLER30: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2841,6 +2890,7 @@ static HANDLER32: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "aa",
+            key: "aa",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2851,6 +2901,7 @@ static HANDLER32: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "header_a",
+            key: "header_a",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2861,6 +2912,7 @@ static HANDLER32: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "query_a",
+            key: "query_a",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2874,6 +2926,7 @@ static HANDLER32: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &HANDLER32_BODY,
@@ -2884,6 +2937,7 @@ static HANDLER32: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2940,6 +2994,7 @@ static HPARAM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "a",
+            key: "a",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2950,6 +3005,7 @@ static HPARAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "b",
+            key: "b",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2963,6 +3019,7 @@ static HPARAM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3052,6 +3109,7 @@ static HANDLER15: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3110,6 +3168,7 @@ static HANDLER19: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3168,6 +3227,7 @@ static HANDLER17: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[

@@ -88,6 +88,7 @@ static GET_HACKATHONS_COMING_FORMAT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -103,6 +104,7 @@ static GET_HACKATHONS_COMING_FORMAT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -133,6 +135,7 @@ static GET_HACKATHONS_ID_FORMAT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -148,6 +151,7 @@ static GET_HACKATHONS_ID_FORMAT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -180,6 +184,7 @@ static GET_SWAGGER_DOC_FORMAT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -210,6 +215,7 @@ static GET_SWAGGER_DOC_NAME_FORMAT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "name",
+            key: "name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -223,6 +229,7 @@ static GET_SWAGGER_DOC_NAME_FORMAT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],

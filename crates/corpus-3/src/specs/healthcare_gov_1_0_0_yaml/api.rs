@@ -1035,6 +1035,7 @@ static GET_API_ARTICLES_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "mediaTypeExtension",
+            key: "mediaTypeExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1050,6 +1051,7 @@ static GET_API_ARTICLES_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1091,6 +1093,7 @@ static GET_API_BLOG_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "mediaTypeExtension",
+            key: "mediaTypeExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1106,6 +1109,7 @@ static GET_API_BLOG_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1147,6 +1151,7 @@ static GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "mediaTypeExtension",
+            key: "mediaTypeExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1162,6 +1167,7 @@ static GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1203,6 +1209,7 @@ static GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Ope
     parameters: &[
         runtime::Parameter {
             name: "mediaTypeExtension",
+            key: "mediaTypeExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1218,6 +1225,7 @@ static GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Ope
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1259,6 +1267,7 @@ static GET_API_STATES_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "mediaTypeExtension",
+            key: "mediaTypeExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1274,6 +1283,7 @@ static GET_API_STATES_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1315,6 +1325,7 @@ static GET_API_TOPICS_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "mediaTypeExtension",
+            key: "mediaTypeExtension",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1330,6 +1341,7 @@ static GET_API_TOPICS_MEDIA_TYPE_EXTENSION: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1371,6 +1383,7 @@ static GET_BLOG_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageName",
+            key: "pageName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1384,6 +1397,7 @@ static GET_BLOG_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/html",
@@ -1425,6 +1439,7 @@ static GET_ES_BLOG_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageName",
+            key: "pageName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1438,6 +1453,7 @@ static GET_ES_BLOG_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/html",
@@ -1479,6 +1495,7 @@ static GET_ES_GLOSSARY_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageName",
+            key: "pageName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1492,6 +1509,7 @@ static GET_ES_GLOSSARY_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/html",
@@ -1533,6 +1551,7 @@ static GET_ES_QUESTION_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageName",
+            key: "pageName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1546,6 +1565,7 @@ static GET_ES_QUESTION_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1587,6 +1607,7 @@ static GET_ES_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageName",
+            key: "pageName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1600,6 +1621,7 @@ static GET_ES_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/html",
@@ -1641,6 +1663,7 @@ static GET_ES_STATE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "stateName",
+            key: "stateName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1654,6 +1677,7 @@ static GET_ES_STATE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1695,6 +1719,7 @@ static GET_GLOSSARY_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageName",
+            key: "pageName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1708,6 +1733,7 @@ static GET_GLOSSARY_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/html",
@@ -1749,6 +1775,7 @@ static GET_QUESTION_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageName",
+            key: "pageName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1762,6 +1789,7 @@ static GET_QUESTION_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -1803,6 +1831,7 @@ static GET_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pageName",
+            key: "pageName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1816,6 +1845,7 @@ static GET_PAGE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/html",
@@ -1857,6 +1887,7 @@ static GET_STATE_NAME_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "stateName",
+            key: "stateName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1870,6 +1901,7 @@ static GET_STATE_NAME_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",

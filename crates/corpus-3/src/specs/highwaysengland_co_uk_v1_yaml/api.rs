@@ -812,6 +812,7 @@ static AREAS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -825,6 +826,7 @@ static AREAS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -871,6 +873,7 @@ static GET_V_VERSION_AREAS_BY_AREA_IDS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "area_Ids",
+            key: "area_Ids",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -881,6 +884,7 @@ static GET_V_VERSION_AREAS_BY_AREA_IDS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -894,6 +898,7 @@ static GET_V_VERSION_AREAS_BY_AREA_IDS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -940,6 +945,7 @@ static QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "siteId",
+            key: "siteId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -950,6 +956,7 @@ static QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -962,6 +969,7 @@ static QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -974,6 +982,7 @@ static QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -987,6 +996,7 @@ static QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE: runtime::Operation = runtime::Op
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1033,6 +1043,7 @@ static QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES: runtime::Operation = runtime:
     parameters: &[
         runtime::Parameter {
             name: "sites",
+            key: "sites",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1045,6 +1056,7 @@ static QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES: runtime::Operation = runtime:
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1057,6 +1069,7 @@ static QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES: runtime::Operation = runtime:
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1069,6 +1082,7 @@ static QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES: runtime::Operation = runtime:
         },
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1082,6 +1096,7 @@ static QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES: runtime::Operation = runtime:
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1128,6 +1143,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "report_type",
+            key: "report_type",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1140,6 +1156,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sites",
+            key: "sites",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1152,6 +1169,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1164,6 +1182,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1176,6 +1195,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1186,6 +1206,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_size",
+            key: "page_size",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1196,6 +1217,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "reportSubTypeId",
+            key: "reportSubTypeId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1206,6 +1228,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1219,6 +1242,7 @@ static REPORTS_INDEX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1265,6 +1289,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
     parameters: &[
         runtime::Parameter {
             name: "report_type",
+            key: "report_type",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1277,6 +1302,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
         },
         runtime::Parameter {
             name: "sites",
+            key: "sites",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1289,6 +1315,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1301,6 +1328,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1313,6 +1341,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1323,6 +1352,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
         },
         runtime::Parameter {
             name: "page_size",
+            key: "page_size",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1333,6 +1363,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
         },
         runtime::Parameter {
             name: "reportSubTypeId",
+            key: "reportSubTypeId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1343,6 +1374,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
         },
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1356,6 +1388,7 @@ static GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE: runtim
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1402,6 +1435,7 @@ static SITES_INDEX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1415,6 +1449,7 @@ static SITES_INDEX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1461,6 +1496,7 @@ static GET_V_VERSION_SITES_BY_SITE_IDS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "site_Ids",
+            key: "site_Ids",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1471,6 +1507,7 @@ static GET_V_VERSION_SITES_BY_SITE_IDS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1484,6 +1521,7 @@ static GET_V_VERSION_SITES_BY_SITE_IDS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1530,6 +1568,7 @@ static SITE_TYPES_INDEX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1543,6 +1582,7 @@ static SITE_TYPES_INDEX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1589,6 +1629,7 @@ static SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API: runtime::Operation = runtime:
     parameters: &[
         runtime::Parameter {
             name: "siteType_Id",
+            key: "siteType_Id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1601,6 +1642,7 @@ static SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API: runtime::Operation = runtime:
         },
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1614,6 +1656,7 @@ static SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API: runtime::Operation = runtime:
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -407,6 +407,7 @@ static GET_ABSOLUTE_REDIRECT_BY_N: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "n",
+            key: "n",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -420,6 +421,7 @@ static GET_ABSOLUTE_REDIRECT_BY_N: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -452,6 +454,7 @@ static GET_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -484,6 +487,7 @@ static PUT_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -516,6 +520,7 @@ static POST_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -548,6 +553,7 @@ static DELETE_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -580,6 +586,7 @@ static PATCH_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -612,6 +619,7 @@ static TRACE_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -642,6 +650,7 @@ static GET_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "anything",
+            key: "anything",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -655,6 +664,7 @@ static GET_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -685,6 +695,7 @@ static PUT_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "anything",
+            key: "anything",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -698,6 +709,7 @@ static PUT_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -728,6 +740,7 @@ static POST_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "anything",
+            key: "anything",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -741,6 +754,7 @@ static POST_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -771,6 +785,7 @@ static DELETE_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "anything",
+            key: "anything",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -784,6 +799,7 @@ static DELETE_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -814,6 +830,7 @@ static PATCH_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "anything",
+            key: "anything",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -827,6 +844,7 @@ static PATCH_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -857,6 +875,7 @@ static TRACE_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "anything",
+            key: "anything",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -870,6 +889,7 @@ static TRACE_ANYTHING_BY_ANYTHING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Anything passed in request",
             content: ::std::option::Option::None,
             headers: &[],
@@ -900,6 +920,7 @@ static GET_BASE64_BY_VALUE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "value",
+            key: "value",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -913,6 +934,7 @@ static GET_BASE64_BY_VALUE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Decoded base64 content.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -943,6 +965,7 @@ static GET_BASIC_AUTH_BY_USER_BY_PASSWD: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "user",
+            key: "user",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -953,6 +976,7 @@ static GET_BASIC_AUTH_BY_USER_BY_PASSWD: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "passwd",
+            key: "passwd",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -966,6 +990,7 @@ static GET_BASIC_AUTH_BY_USER_BY_PASSWD: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Sucessful authentication.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1004,6 +1029,7 @@ static GET_BEARER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Sucessful authentication.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1042,6 +1068,7 @@ static GET_BROTLI: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Brotli-encoded data.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1072,6 +1099,7 @@ static GET_BYTES_BY_N: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "n",
+            key: "n",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1085,6 +1113,7 @@ static GET_BYTES_BY_N: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Bytes.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1115,6 +1144,7 @@ static GET_CACHE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1125,6 +1155,7 @@ static GET_CACHE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-None-Match",
+            key: "If-None-Match",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1138,12 +1169,14 @@ static GET_CACHE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Cached response",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Modified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1174,6 +1207,7 @@ static GET_CACHE_BY_VALUE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "value",
+            key: "value",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1187,6 +1221,7 @@ static GET_CACHE_BY_VALUE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Cache control set",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1219,6 +1254,7 @@ static GET_COOKIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Set cookies.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1249,6 +1285,7 @@ static GET_COOKIES_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "freeform",
+            key: "freeform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1262,6 +1299,7 @@ static GET_COOKIES_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Redirect to cookie list",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1292,6 +1330,7 @@ static GET_COOKIES_SET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "freeform",
+            key: "freeform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1305,6 +1344,7 @@ static GET_COOKIES_SET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Redirect to cookie list",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1335,6 +1375,7 @@ static GET_COOKIES_SET_BY_NAME_BY_VALUE: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "name",
+            key: "name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1345,6 +1386,7 @@ static GET_COOKIES_SET_BY_NAME_BY_VALUE: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "value",
+            key: "value",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1358,6 +1400,7 @@ static GET_COOKIES_SET_BY_NAME_BY_VALUE: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Set cookies and redirects to cookie list.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1390,6 +1433,7 @@ static GET_DEFLATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Defalte-encoded data.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1420,6 +1464,7 @@ static GET_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1433,6 +1478,7 @@ static GET_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A delayed response.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1463,6 +1509,7 @@ static PUT_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1476,6 +1523,7 @@ static PUT_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A delayed response.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1506,6 +1554,7 @@ static POST_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1519,6 +1568,7 @@ static POST_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A delayed response.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1549,6 +1599,7 @@ static DELETE_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1562,6 +1613,7 @@ static DELETE_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A delayed response.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1592,6 +1644,7 @@ static PATCH_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1605,6 +1658,7 @@ static PATCH_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A delayed response.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1635,6 +1689,7 @@ static TRACE_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1648,6 +1703,7 @@ static TRACE_DELAY_BY_DELAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A delayed response.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1680,6 +1736,7 @@ static DELETE_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request's DELETE parameters.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1712,6 +1769,7 @@ static GET_DENY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Denied message",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1742,6 +1800,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "qop",
+            key: "qop",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1752,6 +1811,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "user",
+            key: "user",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1762,6 +1822,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "passwd",
+            key: "passwd",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1775,6 +1836,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD: runtime::Operation = runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Sucessful authentication.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1811,6 +1873,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM: runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "qop",
+            key: "qop",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1821,6 +1884,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM: runtime::Operation
         },
         runtime::Parameter {
             name: "user",
+            key: "user",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1831,6 +1895,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM: runtime::Operation
         },
         runtime::Parameter {
             name: "passwd",
+            key: "passwd",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1841,6 +1906,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM: runtime::Operation
         },
         runtime::Parameter {
             name: "algorithm",
+            key: "algorithm",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1854,6 +1920,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM: runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Sucessful authentication.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1890,6 +1957,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER: run
     parameters: &[
         runtime::Parameter {
             name: "qop",
+            key: "qop",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1900,6 +1968,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER: run
         },
         runtime::Parameter {
             name: "user",
+            key: "user",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1910,6 +1979,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER: run
         },
         runtime::Parameter {
             name: "passwd",
+            key: "passwd",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1920,6 +1990,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER: run
         },
         runtime::Parameter {
             name: "algorithm",
+            key: "algorithm",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1930,6 +2001,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER: run
         },
         runtime::Parameter {
             name: "stale_after",
+            key: "stale_after",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1943,6 +2015,7 @@ static GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER: run
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Sucessful authentication.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1979,6 +2052,7 @@ static GET_DRIP: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "duration",
+            key: "duration",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -1991,6 +2065,7 @@ static GET_DRIP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "numbytes",
+            key: "numbytes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2003,6 +2078,7 @@ static GET_DRIP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "code",
+            key: "code",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2015,6 +2091,7 @@ static GET_DRIP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "delay",
+            key: "delay",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2030,6 +2107,7 @@ static GET_DRIP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A dripped response.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2062,6 +2140,7 @@ static GET_ENCODING_UTF8: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Encoded UTF-8 content.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2092,6 +2171,7 @@ static GET_ETAG_BY_ETAG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-None-Match",
+            key: "If-None-Match",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2102,6 +2182,7 @@ static GET_ETAG_BY_ETAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Match",
+            key: "If-Match",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2112,6 +2193,7 @@ static GET_ETAG_BY_ETAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "etag",
+            key: "etag",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2125,6 +2207,7 @@ static GET_ETAG_BY_ETAG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Normal response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2163,6 +2246,7 @@ static GET_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request's query parameters.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2195,6 +2279,7 @@ static GET_GZIP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "GZip-encoded data.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2227,6 +2312,7 @@ static GET_HEADERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request's headers.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2257,6 +2343,7 @@ static GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "user",
+            key: "user",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2267,6 +2354,7 @@ static GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "passwd",
+            key: "passwd",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2280,6 +2368,7 @@ static GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD: runtime::Operation = runtime::Op
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Sucessful authentication.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2318,6 +2407,7 @@ static GET_HTML: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "An HTML page.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2350,6 +2440,7 @@ static GET_IMAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "An image.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2382,6 +2473,7 @@ static GET_IMAGE_JPEG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A JPEG image.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2414,6 +2506,7 @@ static GET_IMAGE_PNG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A PNG image.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2446,6 +2539,7 @@ static GET_IMAGE_SVG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "An SVG image.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2478,6 +2572,7 @@ static GET_IMAGE_WEBP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A WEBP image.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2510,6 +2605,7 @@ static GET_IP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Requester's IP Address.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2542,6 +2638,7 @@ static GET_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "An JSON document.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2572,6 +2669,7 @@ static GET_LINKS_BY_N_BY_OFFSET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "n",
+            key: "n",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2582,6 +2680,7 @@ static GET_LINKS_BY_N_BY_OFFSET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2595,6 +2694,7 @@ static GET_LINKS_BY_N_BY_OFFSET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "HTML links.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2627,6 +2727,7 @@ static PATCH_PATCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request's PATCH parameters.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2659,6 +2760,7 @@ static POST_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request's POST parameters.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2691,6 +2793,7 @@ static PUT_PUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request's PUT parameters.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2721,6 +2824,7 @@ static GET_RANGE_BY_NUMBYTES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "numbytes",
+            key: "numbytes",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2734,6 +2838,7 @@ static GET_RANGE_BY_NUMBYTES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Bytes.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2764,6 +2869,7 @@ static GET_REDIRECT_TO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "url",
+            key: "url",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2774,6 +2880,7 @@ static GET_REDIRECT_TO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "status_code",
+            key: "status_code",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2787,6 +2894,7 @@ static GET_REDIRECT_TO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2819,6 +2927,7 @@ static PUT_REDIRECT_TO: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_REDIRECT_TO_BODY,
@@ -2832,6 +2941,7 @@ static PUT_REDIRECT_TO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2864,6 +2974,7 @@ static POST_REDIRECT_TO: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_REDIRECT_TO_BODY,
@@ -2877,6 +2988,7 @@ static POST_REDIRECT_TO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2909,6 +3021,7 @@ static DELETE_REDIRECT_TO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2941,6 +3054,7 @@ static PATCH_REDIRECT_TO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2973,6 +3087,7 @@ static TRACE_REDIRECT_TO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3003,6 +3118,7 @@ static GET_REDIRECT_BY_N: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "n",
+            key: "n",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3016,6 +3132,7 @@ static GET_REDIRECT_BY_N: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3046,6 +3163,7 @@ static GET_RELATIVE_REDIRECT_BY_N: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "n",
+            key: "n",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3059,6 +3177,7 @@ static GET_RELATIVE_REDIRECT_BY_N: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A redirection.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3089,6 +3208,7 @@ static GET_RESPONSE_HEADERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "freeform",
+            key: "freeform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3102,6 +3222,7 @@ static GET_RESPONSE_HEADERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Response headers",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3132,6 +3253,7 @@ static POST_RESPONSE_HEADERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "freeform",
+            key: "freeform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3145,6 +3267,7 @@ static POST_RESPONSE_HEADERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Response headers",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3177,6 +3300,7 @@ static GET_ROBOTS_TXT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Robots file",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3207,6 +3331,7 @@ static GET_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "codes",
+            key: "codes",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3220,12 +3345,14 @@ static GET_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 300u16,
+            last: 300u16,
             description: "Redirection",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3267,6 +3394,7 @@ static PUT_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "codes",
+            key: "codes",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3280,12 +3408,14 @@ static PUT_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 300u16,
+            last: 300u16,
             description: "Redirection",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3327,6 +3457,7 @@ static POST_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "codes",
+            key: "codes",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3340,12 +3471,14 @@ static POST_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 300u16,
+            last: 300u16,
             description: "Redirection",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3387,6 +3520,7 @@ static DELETE_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "codes",
+            key: "codes",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3400,12 +3534,14 @@ static DELETE_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 300u16,
+            last: 300u16,
             description: "Redirection",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3447,6 +3583,7 @@ static PATCH_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "codes",
+            key: "codes",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3460,12 +3597,14 @@ static PATCH_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 300u16,
+            last: 300u16,
             description: "Redirection",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3507,6 +3646,7 @@ static TRACE_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "codes",
+            key: "codes",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3520,12 +3660,14 @@ static TRACE_STATUS_BY_CODES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 300u16,
+            last: 300u16,
             description: "Redirection",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3567,6 +3709,7 @@ static GET_STREAM_BYTES_BY_N: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "n",
+            key: "n",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3580,6 +3723,7 @@ static GET_STREAM_BYTES_BY_N: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Bytes.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3610,6 +3754,7 @@ static GET_STREAM_BY_N: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "n",
+            key: "n",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3623,6 +3768,7 @@ static GET_STREAM_BY_N: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Streamed JSON responses.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3655,6 +3801,7 @@ static GET_USER_AGENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The request's User-Agent header.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3687,6 +3834,7 @@ static GET_UUID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A UUID4.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3719,6 +3867,7 @@ static GET_XML: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "An XML document.",
             content: ::std::option::Option::None,
             headers: &[],

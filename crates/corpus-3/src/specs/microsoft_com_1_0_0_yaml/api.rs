@@ -1328,6 +1328,7 @@ static GET_UPDATES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api-version",
+            key: "api-version",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1341,6 +1342,7 @@ static GET_UPDATES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful responset",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1388,6 +1390,7 @@ static GET_UPDATES_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api-version",
+            key: "api-version",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1398,6 +1401,7 @@ static GET_UPDATES_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1411,6 +1415,7 @@ static GET_UPDATES_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful responset",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1458,6 +1463,7 @@ static GET_CVRF_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api-version",
+            key: "api-version",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1468,6 +1474,7 @@ static GET_CVRF_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1481,6 +1488,7 @@ static GET_CVRF_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful responset",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

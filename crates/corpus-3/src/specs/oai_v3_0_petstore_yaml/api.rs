@@ -168,6 +168,7 @@ static LIST_PETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -183,6 +184,7 @@ static LIST_PETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A paged array of pets",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -240,6 +242,7 @@ static CREATE_PETS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_PETS_BODY,
@@ -250,6 +253,7 @@ static CREATE_PETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Null response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -291,6 +295,7 @@ static SHOW_PET_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "petId",
+            key: "petId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -304,6 +309,7 @@ static SHOW_PET_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Expected response to a valid request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

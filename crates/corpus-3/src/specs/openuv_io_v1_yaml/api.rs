@@ -290,6 +290,7 @@ static GET_FORECAST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "lat",
+            key: "lat",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -300,6 +301,7 @@ static GET_FORECAST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "lng",
+            key: "lng",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -312,6 +314,7 @@ static GET_FORECAST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -324,6 +327,7 @@ static GET_FORECAST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ozone",
+            key: "ozone",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -336,6 +340,7 @@ static GET_FORECAST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "dt",
+            key: "dt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -348,6 +353,7 @@ static GET_FORECAST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-access-token",
+            key: "x-access-token",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -363,6 +369,7 @@ static GET_FORECAST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -398,6 +405,7 @@ static GET_PROTECTION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "lat",
+            key: "lat",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -408,6 +416,7 @@ static GET_PROTECTION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "lng",
+            key: "lng",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -420,6 +429,7 @@ static GET_PROTECTION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from",
+            key: "from",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -432,6 +442,7 @@ static GET_PROTECTION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "to",
+            key: "to",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -444,6 +455,7 @@ static GET_PROTECTION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -456,6 +468,7 @@ static GET_PROTECTION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ozone",
+            key: "ozone",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -468,6 +481,7 @@ static GET_PROTECTION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-access-token",
+            key: "x-access-token",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -483,6 +497,7 @@ static GET_PROTECTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -518,6 +533,7 @@ static GET_UV: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "lat",
+            key: "lat",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -528,6 +544,7 @@ static GET_UV: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "lng",
+            key: "lng",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -540,6 +557,7 @@ static GET_UV: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -552,6 +570,7 @@ static GET_UV: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ozone",
+            key: "ozone",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -564,6 +583,7 @@ static GET_UV: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "dt",
+            key: "dt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -576,6 +596,7 @@ static GET_UV: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "x-access-token",
+            key: "x-access-token",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -591,6 +612,7 @@ static GET_UV: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -543,6 +543,7 @@ static CONTROL_HOLD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -580,6 +581,7 @@ static CONTROL_RESUME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -610,6 +612,7 @@ static TASK_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Task",
+            key: "Task",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -623,6 +626,7 @@ static TASK_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -660,6 +664,7 @@ static TASKS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -697,6 +702,7 @@ static TASK_SUBMIT: runtime::Operation = runtime::Operation {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &TASK_SUBMIT_BODY,
@@ -707,6 +713,7 @@ static TASK_SUBMIT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -742,6 +749,7 @@ static TASK_EVENTS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task",
+            key: "task",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -752,6 +760,7 @@ static TASK_EVENTS_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "minseq",
+            key: "minseq",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -765,6 +774,7 @@ static TASK_EVENTS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -800,6 +810,7 @@ static TASK_OUTPUTS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task",
+            key: "task",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -813,6 +824,7 @@ static TASK_OUTPUTS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -848,6 +860,7 @@ static TASK_OUTPUT_DOWNLOAD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "output",
+            key: "output",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -858,6 +871,7 @@ static TASK_OUTPUT_DOWNLOAD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "task",
+            key: "task",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -907,6 +921,7 @@ static USER_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &USER_CREATE_BODY,
@@ -917,6 +932,7 @@ static USER_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -954,6 +970,7 @@ static WHOAMI: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -991,6 +1008,7 @@ static WHOAMI_PUT_NAME: runtime::Operation = runtime::Operation {
         media_type: "text/plain",
         kind: runtime::BodyKind::Text,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &WHOAMI_PUT_NAME_BODY,
@@ -1001,6 +1019,7 @@ static WHOAMI_PUT_NAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1033,6 +1052,7 @@ static WORKER_BOOTSTRAP: runtime::Operation = runtime::Operation {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_BOOTSTRAP_BODY,
@@ -1043,6 +1063,7 @@ static WORKER_BOOTSTRAP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -1080,6 +1101,7 @@ static WORKER_PING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -1115,6 +1137,7 @@ static WORKER_TASK_APPEND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task",
+            key: "task",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1128,6 +1151,7 @@ static WORKER_TASK_APPEND: runtime::Operation = runtime::Operation {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_APPEND_BODY,
@@ -1138,6 +1162,7 @@ static WORKER_TASK_APPEND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1168,6 +1193,7 @@ static WORKER_TASK_UPLOAD_CHUNK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task",
+            key: "task",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1181,6 +1207,7 @@ static WORKER_TASK_UPLOAD_CHUNK: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_UPLOAD_CHUNK_BODY,
@@ -1191,6 +1218,7 @@ static WORKER_TASK_UPLOAD_CHUNK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -1226,6 +1254,7 @@ static WORKER_TASK_COMPLETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task",
+            key: "task",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1239,6 +1268,7 @@ static WORKER_TASK_COMPLETE: runtime::Operation = runtime::Operation {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_COMPLETE_BODY,
@@ -1249,6 +1279,7 @@ static WORKER_TASK_COMPLETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1279,6 +1310,7 @@ static WORKER_TASK_ADD_OUTPUT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "task",
+            key: "task",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1292,6 +1324,7 @@ static WORKER_TASK_ADD_OUTPUT: runtime::Operation = runtime::Operation {
         media_type: "application/json; charset=utf-8",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WORKER_TASK_ADD_OUTPUT_BODY,
@@ -1302,6 +1335,7 @@ static WORKER_TASK_ADD_OUTPUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1334,6 +1368,7 @@ static WORKERS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json; charset=utf-8",
@@ -1371,6 +1406,7 @@ static WORKERS_RECYCLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1401,6 +1437,7 @@ static HEADER_ARG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "accept-language",
+            key: "accept-language",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),

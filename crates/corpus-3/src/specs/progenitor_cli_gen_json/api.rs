@@ -93,6 +93,7 @@ static UNO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "gateway",
+            key: "gateway",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -106,6 +107,7 @@ static UNO: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UNO_BODY,

@@ -313,10 +313,10 @@ pub mod types {
         pub legal_entity_id: ::std::option::Option<i64>,
         ///The version of the package.
         #[serde(default = "defaults::administration_create_package_version")]
-        pub package_version: PackageVersion,
+        pub package_version: PackageVersion2,
         ///How to package the purchase invoice.
         #[serde(default = "defaults::administration_create_packaging")]
-        pub packaging: Packaging,
+        pub packaging: Packaging2,
         ///The id of the SenderEmailIdentity. If not provided, the Storecove default sender will be used
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub sender_email_identity_id: ::std::option::Option<i64>,
@@ -717,6 +717,125 @@ pub mod types {
         }
     }
     impl ::std::convert::TryFrom<::std::string::String> for Code {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    /**How the invoice has been / will be paid. The code determines which type of PaymentMeans is used and which fields are mandatory.
+++++
+<ul>    <li>        <strong>credit_transfer</strong><br/>        The amount is to be transfered into a bank account. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The account number. For New Zealand, this should hold the full 16 digit bank account number. <strong>Mandatory</strong>.            </li>            <li>                <strong>branche_code</strong><br/>                In case of an IBAN, the account alone number is sufficient. In other cases, like a BBAN, a BIC code or other additional identifier is required. For Australia, the BSB goes here. Optional.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>direct_debit</strong><br/>        Direct debit. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The account number from which the funds will be debited. <strong>Mandatory</strong>.            </li>            <li>                <strong>mandate</strong><br/>                The direct debit mandate id. Optional.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>card, bank_card (bank_card is deprecated)</strong><br/>        E.g. credit or debit card. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The card number, but never more than the last four digits. <strong>Mandatory</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>            <li>                <strong>network</strong><br/>                The payment network, e.g. VISA, SEPA. Optional, but recommended since a default of "N/A" may be used if not provided.            </li>        </ul>    </li>    <br/>    <li>        <strong>online_payment_service</strong><br/>        E.g. Paypal. The invoice will have been prepaid. Relevant additional fields:<br/>        <ul>            <li>                <strong>network</strong><br/>                The payment network, e.g. PayPal. <strong>Mandatory</strong>.            </li>        </ul>    </li>    <br/>    <li>        <strong>standing_agreement</strong><br/>        The payment means has been agreed out of band. Relevant additional fields: none.    </li>    <br/>    <li>        <strong>aunz_npp_payid, aunz_npp (aunz_npp is deprecated)</strong><br/>        Australia/New Zealand New Payments Platform. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                PayID. May be an email address, ABN, mobile phone number etc. <strong>Mandatory</strong>.            </li>        </ul>    </li>    <br/>    <li>        <strong>aunz_npp_payto</strong><br/>        Australia/New Zealand New Payments Platform. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                Account number. <strong>Mandatory</strong>.            </li>            <li>                <strong>mandate</strong><br/>                Mandate/direct debit authority reference/PayTo Agreement. <strong>Mandatory</strong>.            </li>        </ul>    </li>    <br/>    <li>        <strong>aunz_bpay</strong><br/>        Australia/New Zealand New Payments Platform. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                Biller code. <strong>Mandatory</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>aunz_postbillpay</strong><br/>        Australia/New Zealand New Payments Platform. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                Biller code. <strong>Mandatory.</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>aunz_uri</strong><br/>        Australia/New Zealand URI. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                Payment URI. <strong>Mandatory.</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>se_bankgiro</strong><br/>        Swedish Bankgiro. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The account number from which the funds will be debited, 7 or 8 digits. <strong>Mandatory</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>        <br/>    </li>    <br/>    <li>        <strong>se_plusgiro</strong><br/>        Swedish Plusgiro. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The account number from which the funds will be debited, 2 - 8 digits. <strong>Mandatory</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>        <br/>    </li>    <br/>    <li>        <strong>sg_giro</strong><br/>        Singapore GIRO-system (direct debit). Relevant additional fields: none.    </li>    <br/>    <li>        <strong>sg_card</strong><br/>        Singapore CreditCard payment. Relevant additional fields: none.    </li>    <br/>    <li>        <strong>sg_paynow</strong><br/>        Singapore PayNow Corporate.  Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The UEN, format: UENxxxxxxxxxx. <strong>Mandatory</strong>.            </li>        </ul>    </li></ul>
+++++
+*/
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum Code2 {
+        #[serde(rename = "credit_transfer")]
+        CreditTransfer,
+        #[serde(rename = "direct_debit")]
+        DirectDebit,
+        #[serde(rename = "bank_card")]
+        BankCard,
+        #[serde(rename = "credit_card")]
+        CreditCard,
+        #[serde(rename = "online_payment_service")]
+        OnlinePaymentService,
+        #[serde(rename = "standing_agreement")]
+        StandingAgreement,
+        #[serde(rename = "aunz_npp")]
+        AunzNpp,
+        #[serde(rename = "aunz_npp_payid")]
+        AunzNppPayid,
+        #[serde(rename = "aunz_npp_payto")]
+        AunzNppPayto,
+        #[serde(rename = "aunz_bpay")]
+        AunzBpay,
+        #[serde(rename = "aunz_postbillpay")]
+        AunzPostbillpay,
+        #[serde(rename = "aunz_uri")]
+        AunzUri,
+        #[serde(rename = "se_bankgiro")]
+        SeBankgiro,
+        #[serde(rename = "se_plusgiro")]
+        SePlusgiro,
+        #[serde(rename = "sg_giro")]
+        SgGiro,
+        #[serde(rename = "sg_card")]
+        SgCard,
+        #[serde(rename = "sg_paynow")]
+        SgPaynow,
+    }
+    impl ::std::fmt::Display for Code2 {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::CreditTransfer => f.write_str("credit_transfer"),
+                Self::DirectDebit => f.write_str("direct_debit"),
+                Self::BankCard => f.write_str("bank_card"),
+                Self::CreditCard => f.write_str("credit_card"),
+                Self::OnlinePaymentService => f.write_str("online_payment_service"),
+                Self::StandingAgreement => f.write_str("standing_agreement"),
+                Self::AunzNpp => f.write_str("aunz_npp"),
+                Self::AunzNppPayid => f.write_str("aunz_npp_payid"),
+                Self::AunzNppPayto => f.write_str("aunz_npp_payto"),
+                Self::AunzBpay => f.write_str("aunz_bpay"),
+                Self::AunzPostbillpay => f.write_str("aunz_postbillpay"),
+                Self::AunzUri => f.write_str("aunz_uri"),
+                Self::SeBankgiro => f.write_str("se_bankgiro"),
+                Self::SePlusgiro => f.write_str("se_plusgiro"),
+                Self::SgGiro => f.write_str("sg_giro"),
+                Self::SgCard => f.write_str("sg_card"),
+                Self::SgPaynow => f.write_str("sg_paynow"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for Code2 {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "credit_transfer" => Ok(Self::CreditTransfer),
+                "direct_debit" => Ok(Self::DirectDebit),
+                "bank_card" => Ok(Self::BankCard),
+                "credit_card" => Ok(Self::CreditCard),
+                "online_payment_service" => Ok(Self::OnlinePaymentService),
+                "standing_agreement" => Ok(Self::StandingAgreement),
+                "aunz_npp" => Ok(Self::AunzNpp),
+                "aunz_npp_payid" => Ok(Self::AunzNppPayid),
+                "aunz_npp_payto" => Ok(Self::AunzNppPayto),
+                "aunz_bpay" => Ok(Self::AunzBpay),
+                "aunz_postbillpay" => Ok(Self::AunzPostbillpay),
+                "aunz_uri" => Ok(Self::AunzUri),
+                "se_bankgiro" => Ok(Self::SeBankgiro),
+                "se_plusgiro" => Ok(Self::SePlusgiro),
+                "sg_giro" => Ok(Self::SgGiro),
+                "sg_card" => Ok(Self::SgCard),
+                "sg_paynow" => Ok(Self::SgPaynow),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for Code2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for Code2 {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -3035,6 +3154,61 @@ pub mod types {
             value.parse()
         }
     }
+    ///The type of document to be sent.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum DocumentType2 {
+        #[serde(rename = "invoice")]
+        Invoice,
+        #[serde(rename = "invoice_response")]
+        InvoiceResponse,
+    }
+    impl ::std::fmt::Display for DocumentType2 {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Invoice => f.write_str("invoice"),
+                Self::InvoiceResponse => f.write_str("invoice_response"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for DocumentType2 {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "invoice" => Ok(Self::Invoice),
+                "invoice_response" => Ok(Self::InvoiceResponse),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for DocumentType2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for DocumentType2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`DocumentTypesItem`
     #[derive(
         ::serde::Deserialize,
@@ -4958,6 +5132,62 @@ pub mod types {
             value.parse()
         }
     }
+    ///The version of the package.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum PackageVersion2 {
+        #[serde(rename = "peppol_bis_v3")]
+        PeppolBisV3,
+    }
+    impl ::std::fmt::Display for PackageVersion2 {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::PeppolBisV3 => f.write_str("peppol_bis_v3"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for PackageVersion2 {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "peppol_bis_v3" => Ok(Self::PeppolBisV3),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for PackageVersion2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for PackageVersion2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::default::Default for PackageVersion2 {
+        fn default() -> Self {
+            PackageVersion2::PeppolBisV3
+        }
+    }
     ///How to package the purchase invoice.
     #[derive(
         ::serde::Deserialize,
@@ -5007,6 +5237,62 @@ pub mod types {
             value: ::std::string::String,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
+        }
+    }
+    ///How to package the purchase invoice.
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum Packaging2 {
+        #[serde(rename = "ubl")]
+        Ubl,
+    }
+    impl ::std::fmt::Display for Packaging2 {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Ubl => f.write_str("ubl"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for Packaging2 {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "ubl" => Ok(Self::Ubl),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for Packaging2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for Packaging2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::default::Default for Packaging2 {
+        fn default() -> Self {
+            Packaging2::Ubl
         }
     }
     ///How to parse the document. Only needed when parse == true.
@@ -5092,7 +5378,7 @@ pub mod types {
 <ul>    <li>        <strong>credit_transfer</strong><br/>        The amount is to be transfered into a bank account. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The account number. For New Zealand, this should hold the full 16 digit bank account number. <strong>Mandatory</strong>.            </li>            <li>                <strong>branche_code</strong><br/>                In case of an IBAN, the account alone number is sufficient. In other cases, like a BBAN, a BIC code or other additional identifier is required. For Australia, the BSB goes here. Optional.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>direct_debit</strong><br/>        Direct debit. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The account number from which the funds will be debited. <strong>Mandatory</strong>.            </li>            <li>                <strong>mandate</strong><br/>                The direct debit mandate id. Optional.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>card, bank_card (bank_card is deprecated)</strong><br/>        E.g. credit or debit card. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The card number, but never more than the last four digits. <strong>Mandatory</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>            <li>                <strong>network</strong><br/>                The payment network, e.g. VISA, SEPA. Optional, but recommended since a default of "N/A" may be used if not provided.            </li>        </ul>    </li>    <br/>    <li>        <strong>online_payment_service</strong><br/>        E.g. Paypal. The invoice will have been prepaid. Relevant additional fields:<br/>        <ul>            <li>                <strong>network</strong><br/>                The payment network, e.g. PayPal. <strong>Mandatory</strong>.            </li>        </ul>    </li>    <br/>    <li>        <strong>standing_agreement</strong><br/>        The payment means has been agreed out of band. Relevant additional fields: none.    </li>    <br/>    <li>        <strong>aunz_npp_payid, aunz_npp (aunz_npp is deprecated)</strong><br/>        Australia/New Zealand New Payments Platform. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                PayID. May be an email address, ABN, mobile phone number etc. <strong>Mandatory</strong>.            </li>        </ul>    </li>    <br/>    <li>        <strong>aunz_npp_payto</strong><br/>        Australia/New Zealand New Payments Platform. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                Account number. <strong>Mandatory</strong>.            </li>            <li>                <strong>mandate</strong><br/>                Mandate/direct debit authority reference/PayTo Agreement. <strong>Mandatory</strong>.            </li>        </ul>    </li>    <br/>    <li>        <strong>aunz_bpay</strong><br/>        Australia/New Zealand New Payments Platform. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                Biller code. <strong>Mandatory</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>aunz_postbillpay</strong><br/>        Australia/New Zealand New Payments Platform. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                Biller code. <strong>Mandatory.</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>aunz_uri</strong><br/>        Australia/New Zealand URI. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                Payment URI. <strong>Mandatory.</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>    </li>    <br/>    <li>        <strong>se_bankgiro</strong><br/>        Swedish Bankgiro. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The account number from which the funds will be debited, 7 or 8 digits. <strong>Mandatory</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>        <br/>    </li>    <br/>    <li>        <strong>se_plusgiro</strong><br/>        Swedish Plusgiro. Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The account number from which the funds will be debited, 2 - 8 digits. <strong>Mandatory</strong>.            </li>            <li>                <strong>holder</strong><br/>                The account holder name. Optional.            </li>        </ul>        <br/>    </li>    <br/>    <li>        <strong>sg_giro</strong><br/>        Singapore GIRO-system (direct debit). Relevant additional fields: none.    </li>    <br/>    <li>        <strong>sg_card</strong><br/>        Singapore CreditCard payment. Relevant additional fields: none.    </li>    <br/>    <li>        <strong>sg_paynow</strong><br/>        Singapore PayNow Corporate.  Relevant additional fields:<br/>        <ul>            <li>                <strong>account</strong><br/>                The UEN, format: UENxxxxxxxxxx. <strong>Mandatory</strong>.            </li>        </ul>    </li></ul>
 ++++
 */
-        pub code: Code,
+        pub code: Code2,
         ///The name of the account holder.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub holder: ::std::option::Option<::std::string::String>,
@@ -5944,7 +6230,7 @@ pub mod types {
     pub struct SendableDocument {
         ///The type of document to be sent.
         #[serde(rename = "documentType")]
-        pub document_type: DocumentType,
+        pub document_type: DocumentType2,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub invoice: ::std::option::Option<Invoice>,
         #[serde(
@@ -6189,6 +6475,153 @@ pub mod types {
             value.parse()
         }
     }
+    ///The tax category. For a description see <<_openapi_tax>>
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum TaxCategory2 {
+        #[serde(rename = "standard")]
+        Standard,
+        #[serde(rename = "zero_rated")]
+        ZeroRated,
+        #[serde(rename = "reverse_charge")]
+        ReverseCharge,
+        #[serde(rename = "intra_community")]
+        IntraCommunity,
+        #[serde(rename = "exempt")]
+        Exempt,
+        #[serde(rename = "export")]
+        Export,
+        #[serde(rename = "outside_scope")]
+        OutsideScope,
+        #[serde(rename = "regulation33_exempt")]
+        Regulation33Exempt,
+        #[serde(rename = "nonregulation33_exempt")]
+        Nonregulation33Exempt,
+        #[serde(rename = "deemed_supply")]
+        DeemedSupply,
+        #[serde(rename = "srca_s")]
+        SrcaS,
+        #[serde(rename = "srca_c")]
+        SrcaC,
+        #[serde(rename = "not_registered")]
+        NotRegistered,
+        #[serde(rename = "sales_tax_work")]
+        SalesTaxWork,
+        #[serde(rename = "service_tax")]
+        ServiceTax,
+        #[serde(rename = "service_tax_import")]
+        ServiceTaxImport,
+        #[serde(rename = "sales_to_export_market")]
+        SalesToExportMarket,
+        #[serde(rename = "sales_to_special_area")]
+        SalesToSpecialArea,
+        #[serde(rename = "sales_to_designated_area")]
+        SalesToDesignatedArea,
+        #[serde(rename = "exemption_schedule_a")]
+        ExemptionScheduleA,
+        #[serde(rename = "exemption_schedule_b")]
+        ExemptionScheduleB,
+        #[serde(rename = "exemption_schedule_c_a")]
+        ExemptionScheduleCA,
+        #[serde(rename = "exemption_schedule_c_b")]
+        ExemptionScheduleCB,
+        #[serde(rename = "exemption_schedule_c_c")]
+        ExemptionScheduleCC,
+        #[serde(rename = "exemption_service_tax")]
+        ExemptionServiceTax,
+    }
+    impl ::std::fmt::Display for TaxCategory2 {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Standard => f.write_str("standard"),
+                Self::ZeroRated => f.write_str("zero_rated"),
+                Self::ReverseCharge => f.write_str("reverse_charge"),
+                Self::IntraCommunity => f.write_str("intra_community"),
+                Self::Exempt => f.write_str("exempt"),
+                Self::Export => f.write_str("export"),
+                Self::OutsideScope => f.write_str("outside_scope"),
+                Self::Regulation33Exempt => f.write_str("regulation33_exempt"),
+                Self::Nonregulation33Exempt => f.write_str("nonregulation33_exempt"),
+                Self::DeemedSupply => f.write_str("deemed_supply"),
+                Self::SrcaS => f.write_str("srca_s"),
+                Self::SrcaC => f.write_str("srca_c"),
+                Self::NotRegistered => f.write_str("not_registered"),
+                Self::SalesTaxWork => f.write_str("sales_tax_work"),
+                Self::ServiceTax => f.write_str("service_tax"),
+                Self::ServiceTaxImport => f.write_str("service_tax_import"),
+                Self::SalesToExportMarket => f.write_str("sales_to_export_market"),
+                Self::SalesToSpecialArea => f.write_str("sales_to_special_area"),
+                Self::SalesToDesignatedArea => f.write_str("sales_to_designated_area"),
+                Self::ExemptionScheduleA => f.write_str("exemption_schedule_a"),
+                Self::ExemptionScheduleB => f.write_str("exemption_schedule_b"),
+                Self::ExemptionScheduleCA => f.write_str("exemption_schedule_c_a"),
+                Self::ExemptionScheduleCB => f.write_str("exemption_schedule_c_b"),
+                Self::ExemptionScheduleCC => f.write_str("exemption_schedule_c_c"),
+                Self::ExemptionServiceTax => f.write_str("exemption_service_tax"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for TaxCategory2 {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "standard" => Ok(Self::Standard),
+                "zero_rated" => Ok(Self::ZeroRated),
+                "reverse_charge" => Ok(Self::ReverseCharge),
+                "intra_community" => Ok(Self::IntraCommunity),
+                "exempt" => Ok(Self::Exempt),
+                "export" => Ok(Self::Export),
+                "outside_scope" => Ok(Self::OutsideScope),
+                "regulation33_exempt" => Ok(Self::Regulation33Exempt),
+                "nonregulation33_exempt" => Ok(Self::Nonregulation33Exempt),
+                "deemed_supply" => Ok(Self::DeemedSupply),
+                "srca_s" => Ok(Self::SrcaS),
+                "srca_c" => Ok(Self::SrcaC),
+                "not_registered" => Ok(Self::NotRegistered),
+                "sales_tax_work" => Ok(Self::SalesTaxWork),
+                "service_tax" => Ok(Self::ServiceTax),
+                "service_tax_import" => Ok(Self::ServiceTaxImport),
+                "sales_to_export_market" => Ok(Self::SalesToExportMarket),
+                "sales_to_special_area" => Ok(Self::SalesToSpecialArea),
+                "sales_to_designated_area" => Ok(Self::SalesToDesignatedArea),
+                "exemption_schedule_a" => Ok(Self::ExemptionScheduleA),
+                "exemption_schedule_b" => Ok(Self::ExemptionScheduleB),
+                "exemption_schedule_c_a" => Ok(Self::ExemptionScheduleCA),
+                "exemption_schedule_c_b" => Ok(Self::ExemptionScheduleCB),
+                "exemption_schedule_c_c" => Ok(Self::ExemptionScheduleCC),
+                "exemption_service_tax" => Ok(Self::ExemptionServiceTax),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for TaxCategory2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for TaxCategory2 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///The tax date is the date on which the supply of goods or of services was made or completed or the date on which the payment on account was made insofar as that date can be determined and differs from the date of the issue of the invoice. EU 2006-112 Article 226 Point 7. Note: For the Dutch TAX authorities the tac date should be the same as the issue date.
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -6252,7 +6685,7 @@ pub mod types {
     pub struct TaxSubtotal {
         ///The tax category. For a description see <<_openapi_tax>>
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub category: ::std::option::Option<TaxCategory>,
+        pub category: ::std::option::Option<TaxCategory2>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub country: ::std::option::Option<Country>,
         ///The tax percentage. This should be a valid tax percentage in the country at the time of the taxpointDate of this invoice. Required unless taxAmount is provided.
@@ -6737,11 +7170,11 @@ pub mod types {
         {
             T::try_from(V).unwrap()
         }
-        pub(super) fn administration_create_package_version() -> super::PackageVersion {
-            super::PackageVersion::PeppolBisV3
+        pub(super) fn administration_create_package_version() -> super::PackageVersion2 {
+            super::PackageVersion2::PeppolBisV3
         }
-        pub(super) fn administration_create_packaging() -> super::Packaging {
-            super::Packaging::Ubl
+        pub(super) fn administration_create_packaging() -> super::Packaging2 {
+            super::Packaging2::Ubl
         }
         pub(super) fn allowance_charge_reason() -> ::std::string::String {
             "Agreed settlement".to_string()
@@ -7494,6 +7927,7 @@ static DISCOVERY_RECEIVES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The participant to check"),
         schema: &DISCOVERY_RECEIVES_BODY,
@@ -7504,6 +7938,7 @@ static DISCOVERY_RECEIVES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7574,6 +8009,7 @@ static CREATE_DOCUMENT_SUBMISSION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Document to submit"),
         schema: &CREATE_DOCUMENT_SUBMISSION_BODY,
@@ -7584,6 +8020,7 @@ static CREATE_DOCUMENT_SUBMISSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7654,6 +8091,7 @@ static CREATE_INVOICE_SUBMISSION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Invoice to submit"),
         schema: &CREATE_INVOICE_SUBMISSION_BODY,
@@ -7664,6 +8102,7 @@ static CREATE_INVOICE_SUBMISSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7734,6 +8173,7 @@ static PREFLIGHT_INVOICE_RECIPIENT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The invoice recipient to preflight"),
         schema: &PREFLIGHT_INVOICE_RECIPIENT_BODY,
@@ -7744,6 +8184,7 @@ static PREFLIGHT_INVOICE_RECIPIENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7812,6 +8253,7 @@ static SHOW_INVOICE_SUBMISSION_EVIDENCE: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "guid",
+            key: "guid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7825,6 +8267,7 @@ static SHOW_INVOICE_SUBMISSION_EVIDENCE: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7890,6 +8333,7 @@ static CREATE_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("LegalEntity to create"),
         schema: &CREATE_LEGAL_ENTITY_BODY,
@@ -7900,6 +8344,7 @@ static CREATE_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7968,6 +8413,7 @@ static GET_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7981,6 +8427,7 @@ static GET_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8044,6 +8491,7 @@ static DELETE_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8057,6 +8505,7 @@ static DELETE_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8115,6 +8564,7 @@ static UPDATE_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8128,6 +8578,7 @@ static UPDATE_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("LegalEntity updates"),
         schema: &UPDATE_LEGAL_ENTITY_BODY,
@@ -8138,6 +8589,7 @@ static UPDATE_LEGAL_ENTITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8211,6 +8663,7 @@ static CREATE_ADMINISTRATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "legal_entity_id",
+            key: "legal_entity_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8226,6 +8679,7 @@ static CREATE_ADMINISTRATION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Administration to create"),
         schema: &CREATE_ADMINISTRATION_BODY,
@@ -8236,6 +8690,7 @@ static CREATE_ADMINISTRATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8309,6 +8764,7 @@ static GET_ADMINISTRATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "legal_entity_id",
+            key: "legal_entity_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8321,6 +8777,7 @@ static GET_ADMINISTRATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8334,6 +8791,7 @@ static GET_ADMINISTRATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8397,6 +8855,7 @@ static DELETE_ADMINISTRATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "legal_entity_id",
+            key: "legal_entity_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8409,6 +8868,7 @@ static DELETE_ADMINISTRATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8422,6 +8882,7 @@ static DELETE_ADMINISTRATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8480,6 +8941,7 @@ static UPDATE_ADMINISTRATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "legal_entity_id",
+            key: "legal_entity_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8492,6 +8954,7 @@ static UPDATE_ADMINISTRATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8507,6 +8970,7 @@ static UPDATE_ADMINISTRATION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Administration to update"),
         schema: &UPDATE_ADMINISTRATION_BODY,
@@ -8517,6 +8981,7 @@ static UPDATE_ADMINISTRATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8580,6 +9045,7 @@ static CREATE_PEPPOL_IDENTIFIER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "legal_entity_id",
+            key: "legal_entity_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8595,6 +9061,7 @@ static CREATE_PEPPOL_IDENTIFIER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("PeppolIdentifier to create"),
         schema: &CREATE_PEPPOL_IDENTIFIER_BODY,
@@ -8605,6 +9072,7 @@ static CREATE_PEPPOL_IDENTIFIER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8678,6 +9146,7 @@ static DELETE_PEPPOL_IDENTIFIER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "legal_entity_id",
+            key: "legal_entity_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8690,6 +9159,7 @@ static DELETE_PEPPOL_IDENTIFIER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "superscheme",
+            key: "superscheme",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8702,6 +9172,7 @@ static DELETE_PEPPOL_IDENTIFIER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "scheme",
+            key: "scheme",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8714,6 +9185,7 @@ static DELETE_PEPPOL_IDENTIFIER: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "identifier",
+            key: "identifier",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8727,6 +9199,7 @@ static DELETE_PEPPOL_IDENTIFIER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8785,6 +9258,7 @@ static GET_INVOICE_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "guid",
+            key: "guid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8797,6 +9271,7 @@ static GET_INVOICE_JSON: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pmv",
+            key: "pmv",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8812,6 +9287,7 @@ static GET_INVOICE_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8875,6 +9351,7 @@ static GET_INVOICE_UBL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "guid",
+            key: "guid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8885,6 +9362,7 @@ static GET_INVOICE_UBL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "packaging",
+            key: "packaging",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8900,6 +9378,7 @@ static GET_INVOICE_UBL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8963,6 +9442,7 @@ static GET_INVOICE_UBL_VERSIONED: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "guid",
+            key: "guid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8973,6 +9453,7 @@ static GET_INVOICE_UBL_VERSIONED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "packaging",
+            key: "packaging",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8985,6 +9466,7 @@ static GET_INVOICE_UBL_VERSIONED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "package_version",
+            key: "package_version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8998,6 +9480,7 @@ static GET_INVOICE_UBL_VERSIONED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9063,6 +9546,7 @@ static GET_WEBHOOK_INSTANCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9074,6 +9558,7 @@ static GET_WEBHOOK_INSTANCES: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9132,6 +9617,7 @@ static DELETE_WEBHOOK_INSTANCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "guid",
+            key: "guid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9145,6 +9631,7 @@ static DELETE_WEBHOOK_INSTANCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],

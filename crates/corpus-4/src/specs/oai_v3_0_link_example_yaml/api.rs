@@ -271,6 +271,7 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -284,6 +285,7 @@ static GET_USER_BY_NAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The User",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -319,6 +321,7 @@ static GET_REPOSITORIES_BY_OWNER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -332,6 +335,7 @@ static GET_REPOSITORIES_BY_OWNER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "repositories owned by the supplied user",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -367,6 +371,7 @@ static GET_REPOSITORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -377,6 +382,7 @@ static GET_REPOSITORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -390,6 +396,7 @@ static GET_REPOSITORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The repository",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -425,6 +432,7 @@ static GET_PULL_REQUESTS_BY_REPOSITORY: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -435,6 +443,7 @@ static GET_PULL_REQUESTS_BY_REPOSITORY: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -445,6 +454,7 @@ static GET_PULL_REQUESTS_BY_REPOSITORY: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "state",
+            key: "state",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -458,6 +468,7 @@ static GET_PULL_REQUESTS_BY_REPOSITORY: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "an array of pull request objects",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -493,6 +504,7 @@ static GET_PULL_REQUESTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -503,6 +515,7 @@ static GET_PULL_REQUESTS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -513,6 +526,7 @@ static GET_PULL_REQUESTS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pid",
+            key: "pid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -526,6 +540,7 @@ static GET_PULL_REQUESTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "a pull request object",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -561,6 +576,7 @@ static MERGE_PULL_REQUEST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -571,6 +587,7 @@ static MERGE_PULL_REQUEST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -581,6 +598,7 @@ static MERGE_PULL_REQUEST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pid",
+            key: "pid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -594,6 +612,7 @@ static MERGE_PULL_REQUEST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "the PR was successfully merged",
             content: ::std::option::Option::None,
             headers: &[],

@@ -314,6 +314,7 @@ static CLIENT_OPTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -365,6 +366,7 @@ static GET_CLIENT_OPTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -380,6 +382,7 @@ static GET_CLIENT_OPTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -431,6 +434,7 @@ static GENERATE_CLIENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -446,6 +450,7 @@ static GENERATE_CLIENT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "Configuration for building the client library",
@@ -458,6 +463,7 @@ static GENERATE_CLIENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -469,6 +475,7 @@ static GENERATE_CLIENT: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::None,
             headers: &[],
@@ -515,6 +522,7 @@ static DOWNLOAD_FILE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "fileId",
+            key: "fileId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -528,6 +536,7 @@ static DOWNLOAD_FILE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/octet-stream",
@@ -581,6 +590,7 @@ static SERVER_OPTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -632,6 +642,7 @@ static GET_SERVER_OPTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "framework",
+            key: "framework",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -647,6 +658,7 @@ static GET_SERVER_OPTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -698,6 +710,7 @@ static GENERATE_SERVER_FOR_LANGUAGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "framework",
+            key: "framework",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -711,6 +724,7 @@ static GENERATE_SERVER_FOR_LANGUAGE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("parameters"),
         schema: &GENERATE_SERVER_FOR_LANGUAGE_BODY,
@@ -721,6 +735,7 @@ static GENERATE_SERVER_FOR_LANGUAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "*/*",
@@ -732,6 +747,7 @@ static GENERATE_SERVER_FOR_LANGUAGE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::None,
             headers: &[],

@@ -463,6 +463,7 @@ static POST_ADDRESS_AUTOCOMPLETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "galaxy-ap-name",
+            key: "galaxy-ap-name",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -473,6 +474,7 @@ static POST_ADDRESS_AUTOCOMPLETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-ap-password",
+            key: "galaxy-ap-password",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -483,6 +485,7 @@ static POST_ADDRESS_AUTOCOMPLETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-search-type",
+            key: "galaxy-search-type",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -496,6 +499,7 @@ static POST_ADDRESS_AUTOCOMPLETE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_ADDRESS_AUTOCOMPLETE_BODY,
@@ -506,6 +510,7 @@ static POST_ADDRESS_AUTOCOMPLETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -541,6 +546,7 @@ static POST_CONTACT_ENRICH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "galaxy-ap-name",
+            key: "galaxy-ap-name",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -551,6 +557,7 @@ static POST_CONTACT_ENRICH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-ap-password",
+            key: "galaxy-ap-password",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -561,6 +568,7 @@ static POST_CONTACT_ENRICH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-search-type",
+            key: "galaxy-search-type",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -574,6 +582,7 @@ static POST_CONTACT_ENRICH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_CONTACT_ENRICH_BODY,
@@ -584,6 +593,7 @@ static POST_CONTACT_ENRICH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -619,6 +629,7 @@ static POST_EMAIL_ENRICH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "galaxy-ap-name",
+            key: "galaxy-ap-name",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -629,6 +640,7 @@ static POST_EMAIL_ENRICH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-ap-password",
+            key: "galaxy-ap-password",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -639,6 +651,7 @@ static POST_EMAIL_ENRICH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-search-type",
+            key: "galaxy-search-type",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -652,6 +665,7 @@ static POST_EMAIL_ENRICH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_EMAIL_ENRICH_BODY,
@@ -662,6 +676,7 @@ static POST_EMAIL_ENRICH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -697,6 +712,7 @@ static SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "galaxy-ap-name",
+            key: "galaxy-ap-name",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -707,6 +723,7 @@ static SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-ap-password",
+            key: "galaxy-ap-password",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -717,6 +734,7 @@ static SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-search-type",
+            key: "galaxy-search-type",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -730,6 +748,7 @@ static SEARCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SEARCH_BODY,
@@ -740,6 +759,7 @@ static SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -775,6 +795,7 @@ static POST_PHONE_ENRICH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "galaxy-ap-name",
+            key: "galaxy-ap-name",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -785,6 +806,7 @@ static POST_PHONE_ENRICH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-ap-password",
+            key: "galaxy-ap-password",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -795,6 +817,7 @@ static POST_PHONE_ENRICH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "galaxy-search-type",
+            key: "galaxy-search-type",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -808,6 +831,7 @@ static POST_PHONE_ENRICH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_PHONE_ENRICH_BODY,
@@ -818,6 +842,7 @@ static POST_PHONE_ENRICH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -99,6 +99,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -111,6 +112,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "url",
+            key: "url",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -123,6 +125,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "request",
+            key: "request",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -135,6 +138,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "response",
+            key: "response",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -147,6 +151,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "result",
+            key: "result",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -159,6 +164,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "client",
+            key: "client",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -174,6 +180,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::None,
             headers: &[],

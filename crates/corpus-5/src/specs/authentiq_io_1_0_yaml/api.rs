@@ -369,6 +369,11 @@ static CLIENT_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
     "{\"$ref\":\"#/components/schemas/OAuth2Error\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/OAuth2Error\"}"),
 );
+static CREATE_CLIENT_BODY_2: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Client\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Client\"}"),
+);
 static CREATE_CLIENT_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Client\"}",
@@ -403,6 +408,11 @@ static UPDATE_CLIENT_PARAM_CLIENT_ID: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"string\"}",
     ::std::option::Option::None,
+);
+static UPDATE_CLIENT_BODY_2: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Client\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Client\"}"),
 );
 static UPDATE_CLIENT_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -496,6 +506,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "client_id",
+            key: "client_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -508,6 +519,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "response_type",
+            key: "response_type",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -520,6 +532,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "scope",
+            key: "scope",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -532,6 +545,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "redirect_uri",
+            key: "redirect_uri",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -544,6 +558,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "state",
+            key: "state",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -556,6 +571,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "response_mode",
+            key: "response_mode",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -568,6 +584,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "nonce",
+            key: "nonce",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -580,6 +597,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "display",
+            key: "display",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -592,6 +610,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "prompt",
+            key: "prompt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -604,6 +623,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_age",
+            key: "max_age",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -616,6 +636,7 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ui_locales",
+            key: "ui_locales",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -631,12 +652,14 @@ static AUTHORIZE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "A successful or erroneous authentication response.",
             content: ::std::option::Option::None,
             headers: &[],
         },
         runtime::SuccessResponse {
             status: 303u16,
+            last: 303u16,
             description: "*Sign in with Authentiq* page, popup or modal.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -701,6 +724,7 @@ static CLIENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A list of Client Objects.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -781,6 +805,13 @@ static CREATE_CLIENT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[
+            (
+                "application/x-www-form-urlencoded",
+                runtime::BodyKind::Form,
+                &CREATE_CLIENT_BODY_2,
+            ),
+        ],
         required: true,
         description: ::std::option::Option::Some("Client Object"),
         schema: &CREATE_CLIENT_BODY,
@@ -791,6 +822,7 @@ static CREATE_CLIENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Client created",
             content: ::std::option::Option::None,
             headers: &[
@@ -873,6 +905,7 @@ static GET_CLIENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "client_id",
+            key: "client_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -886,6 +919,7 @@ static GET_CLIENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Client found",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -964,6 +998,7 @@ static UPDATE_CLIENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "client_id",
+            key: "client_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -977,6 +1012,13 @@ static UPDATE_CLIENT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[
+            (
+                "application/x-www-form-urlencoded",
+                runtime::BodyKind::Form,
+                &UPDATE_CLIENT_BODY_2,
+            ),
+        ],
         required: true,
         description: ::std::option::Option::Some("Client Object"),
         schema: &UPDATE_CLIENT_BODY,
@@ -987,6 +1029,7 @@ static UPDATE_CLIENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Client updated",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1065,6 +1108,7 @@ static CLIENT_CLIENT_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "client_id",
+            key: "client_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1078,6 +1122,7 @@ static CLIENT_CLIENT_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Client deleted",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1121,6 +1166,7 @@ static TOKEN: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &TOKEN_BODY,
@@ -1137,6 +1183,7 @@ static TOKEN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Token response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1232,6 +1279,7 @@ static USER_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "UserInfo response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1288,6 +1336,7 @@ static AUTHORIZE_IFRAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "client_id",
+            key: "client_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1301,6 +1350,7 @@ static AUTHORIZE_IFRAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[
@@ -1859,7 +1909,7 @@ See also:
     fn create_client(
         &self,
         caller: &Self::Principal,
-        body: types::Client,
+        body: runtime::Payload,
     ) -> impl ::std::future::Future<Output = CreateClientResponse> + Send;
     /**View a client
 
@@ -1882,7 +1932,7 @@ See also:
         &self,
         caller: &Self::Principal,
         client_id: ::std::string::String,
-        body: types::Client,
+        body: runtime::Payload,
     ) -> impl ::std::future::Future<Output = UpdateClientResponse> + Send;
     /**Delete a client
 
@@ -2021,10 +2071,7 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
                         return rejection.into_reply();
                     }
                 };
-                let body = match body
-                    .decode::<types::Client>()
-                    .and_then(runtime::required)
-                {
+                let body = match body.payload().and_then(runtime::required) {
                     ::std::result::Result::Ok(body) => body,
                     ::std::result::Result::Err(rejection) => {
                         return runtime::Reply::problem(
@@ -2136,10 +2183,7 @@ impl<H: AuthentiqConnectHandlers> StrictServer<H> {
                         return runtime::Reply::problem(400, problem);
                     }
                 };
-                let body = match body
-                    .decode::<types::Client>()
-                    .and_then(runtime::required)
-                {
+                let body = match body.payload().and_then(runtime::required) {
                     ::std::result::Result::Ok(body) => body,
                     ::std::result::Result::Err(rejection) => {
                         return runtime::Reply::problem(

@@ -701,6 +701,7 @@ static GET_API_V1_CHAPTERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -711,6 +712,7 @@ static GET_API_V1_CHAPTERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -726,6 +728,7 @@ static GET_API_V1_CHAPTERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success: Everything worked as expected.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -782,6 +785,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -792,6 +796,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "chapter_number",
+            key: "chapter_number",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -802,6 +807,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -817,6 +823,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success: Everything worked as expected.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -878,6 +885,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES: runtime::Operation = runtim
     parameters: &[
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -888,6 +896,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "chapter_number",
+            key: "chapter_number",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -898,6 +907,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -913,6 +923,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES: runtime::Operation = runtim
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success: Everything worked as expected.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -974,6 +985,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER: runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -984,6 +996,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER: runtime::Op
         },
         runtime::Parameter {
             name: "chapter_number",
+            key: "chapter_number",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -994,6 +1007,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER: runtime::Op
         },
         runtime::Parameter {
             name: "verse_number",
+            key: "verse_number",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1004,6 +1018,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER: runtime::Op
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1019,6 +1034,7 @@ static GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER: runtime::Op
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success: Everything worked as expected.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1080,6 +1096,7 @@ static GET_API_V1_VERSES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1090,6 +1107,7 @@ static GET_API_V1_VERSES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1105,6 +1123,7 @@ static GET_API_V1_VERSES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success: Everything worked as expected.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1163,6 +1182,7 @@ static POST_AUTH_OAUTH_TOKEN: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_AUTH_OAUTH_TOKEN_BODY,
@@ -1178,6 +1198,7 @@ static POST_AUTH_OAUTH_TOKEN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success: Everything worked as expected.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

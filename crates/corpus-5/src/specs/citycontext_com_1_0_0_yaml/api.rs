@@ -274,6 +274,7 @@ static BY_POINT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "lat",
+            key: "lat",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -284,6 +285,7 @@ static BY_POINT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "lon",
+            key: "lon",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -294,6 +296,7 @@ static BY_POINT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "school_search_radius",
+            key: "school_search_radius",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -306,6 +309,7 @@ static BY_POINT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "park_search_radius",
+            key: "park_search_radius",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -321,6 +325,7 @@ static BY_POINT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -368,6 +373,7 @@ static BY_POSTCODE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "postcode",
+            key: "postcode",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -378,6 +384,7 @@ static BY_POSTCODE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "school_search_radius",
+            key: "school_search_radius",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -390,6 +397,7 @@ static BY_POSTCODE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "park_search_radius",
+            key: "park_search_radius",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -405,6 +413,7 @@ static BY_POSTCODE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -454,6 +463,7 @@ static USAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -785,6 +785,7 @@ static GSI_BESTHOUR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "zip",
+            key: "zip",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -797,6 +798,7 @@ static GSI_BESTHOUR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -809,6 +811,7 @@ static GSI_BESTHOUR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "timeframe",
+            key: "timeframe",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -821,6 +824,7 @@ static GSI_BESTHOUR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hours",
+            key: "hours",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -836,6 +840,7 @@ static GSI_BESTHOUR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -871,6 +876,7 @@ static GSI_DISPATCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "zip",
+            key: "zip",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -883,6 +889,7 @@ static GSI_DISPATCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -898,6 +905,7 @@ static GSI_DISPATCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -933,6 +941,7 @@ static GSI_MARKETDATA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "zip",
+            key: "zip",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -948,6 +957,7 @@ static GSI_MARKETDATA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -983,6 +993,7 @@ static GSI_PREDICTION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "zip",
+            key: "zip",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -995,6 +1006,7 @@ static GSI_PREDICTION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1010,6 +1022,7 @@ static GSI_PREDICTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1045,6 +1058,7 @@ static METERING_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "account",
+            key: "account",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1060,6 +1074,7 @@ static METERING_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1097,6 +1112,7 @@ static METERING_POST: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &METERING_POST_BODY,
@@ -1107,6 +1123,7 @@ static METERING_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1142,6 +1159,7 @@ static STROMKONTO_BALANCES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "account",
+            key: "account",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1157,6 +1175,7 @@ static STROMKONTO_BALANCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1192,6 +1211,7 @@ static STROMKONTO_CHOICES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "account",
+            key: "account",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1207,6 +1227,7 @@ static STROMKONTO_CHOICES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1244,6 +1265,7 @@ static STROMKONTO_LOGIN: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &STROMKONTO_LOGIN_BODY,
@@ -1254,6 +1276,7 @@ static STROMKONTO_LOGIN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1291,6 +1314,7 @@ static PREPARE_TRANSACTION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PREPARE_TRANSACTION_BODY,
@@ -1301,6 +1325,7 @@ static PREPARE_TRANSACTION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1333,6 +1358,7 @@ static STROMKONTO_REGISTER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &STROMKONTO_REGISTER_BODY,
@@ -1343,6 +1369,7 @@ static STROMKONTO_REGISTER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1373,6 +1400,7 @@ static TARIFF_SLPH0: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "zipcode",
+            key: "zipcode",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1388,6 +1416,7 @@ static TARIFF_SLPH0: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1423,6 +1452,7 @@ static WIMSTATUS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "vid",
+            key: "vid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1436,6 +1466,7 @@ static WIMSTATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -11956,6 +11956,7 @@ static WEBSETS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11968,6 +11969,7 @@ static WEBSETS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -11981,6 +11983,7 @@ static WEBSETS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of Websets",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12039,6 +12042,7 @@ static WEBSETS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WEBSETS_CREATE_BODY,
@@ -12049,6 +12053,7 @@ static WEBSETS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Webset created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12111,6 +12116,7 @@ static WEBSETS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12123,6 +12129,7 @@ static WEBSETS_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -12138,6 +12145,7 @@ static WEBSETS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webset",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12200,6 +12208,7 @@ static WEBSETS_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12215,6 +12224,7 @@ static WEBSETS_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WEBSETS_UPDATE_BODY,
@@ -12225,6 +12235,7 @@ static WEBSETS_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webset updated",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12287,6 +12298,7 @@ static WEBSETS_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12302,6 +12314,7 @@ static WEBSETS_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webset deleted",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12364,6 +12377,7 @@ static WEBSETS_CANCEL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12379,6 +12393,7 @@ static WEBSETS_CANCEL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webset canceled",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12437,6 +12452,7 @@ static WEBSETS_PREVIEW: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Search parameters"),
         schema: &WEBSETS_PREVIEW_BODY,
@@ -12447,6 +12463,7 @@ static WEBSETS_PREVIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Preview of the webset",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12509,6 +12526,7 @@ static WEBSETS_ITEMS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12521,6 +12539,7 @@ static WEBSETS_ITEMS_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12534,6 +12553,7 @@ static WEBSETS_ITEMS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webset Item",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12590,6 +12610,7 @@ static WEBSETS_ITEMS_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12602,6 +12623,7 @@ static WEBSETS_ITEMS_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12615,6 +12637,7 @@ static WEBSETS_ITEMS_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webset Item deleted",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12671,6 +12694,7 @@ static WEBSETS_ITEMS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12683,6 +12707,7 @@ static WEBSETS_ITEMS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12695,6 +12720,7 @@ static WEBSETS_ITEMS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -12705,6 +12731,7 @@ static WEBSETS_ITEMS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sourceId",
+            key: "sourceId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12718,6 +12745,7 @@ static WEBSETS_ITEMS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webset Items",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12774,6 +12802,7 @@ static WEBSETS_ENRICHMENTS_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12789,6 +12818,7 @@ static WEBSETS_ENRICHMENTS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WEBSETS_ENRICHMENTS_CREATE_BODY,
@@ -12799,6 +12829,7 @@ static WEBSETS_ENRICHMENTS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Enrichment created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12855,6 +12886,7 @@ static WEBSETS_ENRICHMENTS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12867,6 +12899,7 @@ static WEBSETS_ENRICHMENTS_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12880,6 +12913,7 @@ static WEBSETS_ENRICHMENTS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Enrichment",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12936,6 +12970,7 @@ static WEBSETS_ENRICHMENTS_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12948,6 +12983,7 @@ static WEBSETS_ENRICHMENTS_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12961,6 +12997,7 @@ static WEBSETS_ENRICHMENTS_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Enrichment deleted",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13017,6 +13054,7 @@ static WEBSETS_ENRICHMENTS_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13027,6 +13065,7 @@ static WEBSETS_ENRICHMENTS_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13040,6 +13079,7 @@ static WEBSETS_ENRICHMENTS_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WEBSETS_ENRICHMENTS_UPDATE_BODY,
@@ -13050,6 +13090,7 @@ static WEBSETS_ENRICHMENTS_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::None,
             headers: &[
@@ -13101,6 +13142,7 @@ static WEBSETS_ENRICHMENTS_CANCEL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13113,6 +13155,7 @@ static WEBSETS_ENRICHMENTS_CANCEL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13126,6 +13169,7 @@ static WEBSETS_ENRICHMENTS_CANCEL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Enrichment cancelled",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13182,6 +13226,7 @@ static WEBHOOKS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13194,6 +13239,7 @@ static WEBHOOKS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -13207,6 +13253,7 @@ static WEBHOOKS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of webhooks",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13265,6 +13312,7 @@ static WEBHOOKS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WEBHOOKS_CREATE_BODY,
@@ -13275,6 +13323,7 @@ static WEBHOOKS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webhook",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13331,6 +13380,7 @@ static WEBHOOKS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13344,6 +13394,7 @@ static WEBHOOKS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webhook",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13406,6 +13457,7 @@ static WEBHOOKS_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13419,6 +13471,7 @@ static WEBHOOKS_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webhook",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13481,6 +13534,7 @@ static WEBHOOKS_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13494,6 +13548,7 @@ static WEBHOOKS_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WEBHOOKS_UPDATE_BODY,
@@ -13504,6 +13559,7 @@ static WEBHOOKS_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webhook",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13566,6 +13622,7 @@ static WEBHOOKS_ATTEMPTS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13576,6 +13633,7 @@ static WEBHOOKS_ATTEMPTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13588,6 +13646,7 @@ static WEBHOOKS_ATTEMPTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -13598,6 +13657,7 @@ static WEBHOOKS_ATTEMPTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "eventType",
+            key: "eventType",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13608,6 +13668,7 @@ static WEBHOOKS_ATTEMPTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "successful",
+            key: "successful",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -13623,6 +13684,7 @@ static WEBHOOKS_ATTEMPTS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of webhook attempts",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13679,6 +13741,7 @@ static EVENTS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13691,6 +13754,7 @@ static EVENTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -13701,6 +13765,7 @@ static EVENTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "types",
+            key: "types",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -13711,6 +13776,7 @@ static EVENTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "createdBefore",
+            key: "createdBefore",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13723,6 +13789,7 @@ static EVENTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "createdAfter",
+            key: "createdAfter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13738,6 +13805,7 @@ static EVENTS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of events",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13794,6 +13862,7 @@ static EVENTS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13807,6 +13876,7 @@ static EVENTS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13869,6 +13939,7 @@ static WEBSETS_SEARCHES_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13882,6 +13953,7 @@ static WEBSETS_SEARCHES_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &WEBSETS_SEARCHES_CREATE_BODY,
@@ -13892,6 +13964,7 @@ static WEBSETS_SEARCHES_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Webset Search created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13948,6 +14021,7 @@ static WEBSETS_SEARCHES_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13958,6 +14032,7 @@ static WEBSETS_SEARCHES_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13971,6 +14046,7 @@ static WEBSETS_SEARCHES_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Search retrieved",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14027,6 +14103,7 @@ static WEBSETS_SEARCHES_CANCEL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "webset",
+            key: "webset",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14037,6 +14114,7 @@ static WEBSETS_SEARCHES_CANCEL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14050,6 +14128,7 @@ static WEBSETS_SEARCHES_CANCEL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Search canceled",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14106,6 +14185,7 @@ static MONITORS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14118,6 +14198,7 @@ static MONITORS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -14128,6 +14209,7 @@ static MONITORS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "websetId",
+            key: "websetId",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14143,6 +14225,7 @@ static MONITORS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of monitors",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14201,6 +14284,7 @@ static MONITORS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &MONITORS_CREATE_BODY,
@@ -14211,6 +14295,7 @@ static MONITORS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Monitor created successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14267,6 +14352,7 @@ static MONITORS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14280,6 +14366,7 @@ static MONITORS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Monitor details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14336,6 +14423,7 @@ static MONITORS_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14349,6 +14437,7 @@ static MONITORS_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Monitor deleted successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14405,6 +14494,7 @@ static MONITORS_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14418,6 +14508,7 @@ static MONITORS_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &MONITORS_UPDATE_BODY,
@@ -14428,6 +14519,7 @@ static MONITORS_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Monitor updated successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14484,6 +14576,7 @@ static MONITORS_RUNS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "monitor",
+            key: "monitor",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14499,6 +14592,7 @@ static MONITORS_RUNS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of monitor runs",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14555,6 +14649,7 @@ static MONITORS_RUNS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "monitor",
+            key: "monitor",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14567,6 +14662,7 @@ static MONITORS_RUNS_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14580,6 +14676,7 @@ static MONITORS_RUNS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Monitor run details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14636,6 +14733,7 @@ static IMPORTS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "cursor",
+            key: "cursor",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14648,6 +14746,7 @@ static IMPORTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -14661,6 +14760,7 @@ static IMPORTS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of imports",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14719,6 +14819,7 @@ static IMPORTS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IMPORTS_CREATE_BODY,
@@ -14729,6 +14830,7 @@ static IMPORTS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Import created successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14785,6 +14887,7 @@ static IMPORTS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14798,6 +14901,7 @@ static IMPORTS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Import details",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14854,6 +14958,7 @@ static IMPORTS_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14867,6 +14972,7 @@ static IMPORTS_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Import deleted successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14923,6 +15029,7 @@ static IMPORTS_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14936,6 +15043,7 @@ static IMPORTS_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IMPORTS_UPDATE_BODY,
@@ -14946,6 +15054,7 @@ static IMPORTS_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Import updated successfully",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -1257,6 +1257,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "$.xgafv",
+            key: "$.xgafv",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1267,6 +1268,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1277,6 +1279,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1287,6 +1290,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "callback",
+            key: "callback",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1297,6 +1301,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1309,6 +1314,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1321,6 +1327,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1333,6 +1340,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1345,6 +1353,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1357,6 +1366,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "upload_protocol",
+            key: "upload_protocol",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1369,6 +1379,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "uploadType",
+            key: "uploadType",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1381,6 +1392,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "pageSize",
+            key: "pageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1393,6 +1405,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "pageToken",
+            key: "pageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1408,6 +1421,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_LIST: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1460,6 +1474,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
     parameters: &[
         runtime::Parameter {
             name: "$.xgafv",
+            key: "$.xgafv",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1470,6 +1485,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1480,6 +1496,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1490,6 +1507,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "callback",
+            key: "callback",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1500,6 +1518,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1512,6 +1531,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1524,6 +1544,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1536,6 +1557,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1548,6 +1570,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1560,6 +1583,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "upload_protocol",
+            key: "upload_protocol",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1572,6 +1596,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "uploadType",
+            key: "uploadType",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1584,6 +1609,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
         },
         runtime::Parameter {
             name: "name",
+            key: "name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1599,6 +1625,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET: runtime::Operation = runt
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1651,6 +1678,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
     parameters: &[
         runtime::Parameter {
             name: "$.xgafv",
+            key: "$.xgafv",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1661,6 +1689,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "access_token",
+            key: "access_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1671,6 +1700,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1681,6 +1711,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "callback",
+            key: "callback",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1691,6 +1722,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1703,6 +1735,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1715,6 +1748,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1727,6 +1761,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1739,6 +1774,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1751,6 +1787,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "upload_protocol",
+            key: "upload_protocol",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1763,6 +1800,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "uploadType",
+            key: "uploadType",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1775,6 +1813,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "parent",
+            key: "parent",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1787,6 +1826,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "endDate.day",
+            key: "endDate.day",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1799,6 +1839,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "endDate.month",
+            key: "endDate.month",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1811,6 +1852,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "endDate.year",
+            key: "endDate.year",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1823,6 +1865,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "pageSize",
+            key: "pageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1835,6 +1878,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "pageToken",
+            key: "pageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1847,6 +1891,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "startDate.day",
+            key: "startDate.day",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1859,6 +1904,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "startDate.month",
+            key: "startDate.month",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1871,6 +1917,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
         },
         runtime::Parameter {
             name: "startDate.year",
+            key: "startDate.year",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1886,6 +1933,7 @@ static GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST: runtime::Operation = run
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -646,6 +646,7 @@ static START_SCREENSHOT_TEST: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("start screenshot test payload."),
         schema: &START_SCREENSHOT_TEST_BODY,
@@ -656,6 +657,7 @@ static START_SCREENSHOT_TEST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -733,6 +735,7 @@ static DEVICES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "os",
+            key: "os",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -748,6 +751,7 @@ static DEVICES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -805,6 +809,7 @@ static OS_BROWSERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "os",
+            key: "os",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -820,6 +825,7 @@ static OS_BROWSERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -879,6 +885,7 @@ static PROFILES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -938,6 +945,7 @@ static RESOLUTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -995,6 +1003,7 @@ static STOP_SCREENSHOTS_TEST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "test_id",
+            key: "test_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1010,6 +1019,7 @@ static STOP_SCREENSHOTS_TEST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1087,6 +1097,7 @@ static SCREENSHOTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "test_id",
+            key: "test_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1102,6 +1113,7 @@ static SCREENSHOTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1179,6 +1191,7 @@ static ZIPPED_SCREENSHOTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "test_id",
+            key: "test_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1194,6 +1207,7 @@ static ZIPPED_SCREENSHOTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

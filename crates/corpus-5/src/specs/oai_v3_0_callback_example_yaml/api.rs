@@ -88,6 +88,7 @@ static POST_STREAMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "callbackUrl",
+            key: "callbackUrl",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -103,6 +104,7 @@ static POST_STREAMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "subscription successfully created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -433,6 +435,7 @@ pub mod webhooks {
             media_type: "application/json",
             kind: runtime::BodyKind::Json,
             alternatives: &[],
+            others: &[],
             required: false,
             description: ::std::option::Option::Some("subscription payload"),
             schema: &ON_DATA_BODY,
@@ -443,12 +446,14 @@ pub mod webhooks {
         responses: &[
             runtime::SuccessResponse {
                 status: 202u16,
+                last: 202u16,
                 description: "Your server implementation should return this HTTP status code\nif the data was received successfully",
                 content: ::std::option::Option::None,
                 headers: &[],
             },
             runtime::SuccessResponse {
                 status: 204u16,
+                last: 204u16,
                 description: "Your server should return this HTTP status code if no longer interested\nin further updates",
                 content: ::std::option::Option::None,
                 headers: &[],

@@ -2689,6 +2689,7 @@ static GET_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2704,6 +2705,7 @@ static GET_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2772,6 +2774,7 @@ static PUT_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2787,6 +2790,7 @@ static PUT_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_ACCOUNTS_BY_ID_BODY,
@@ -2797,6 +2801,7 @@ static PUT_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2875,6 +2880,7 @@ static DELETE_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2890,6 +2896,7 @@ static DELETE_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2963,6 +2970,7 @@ static GET_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2975,6 +2983,7 @@ static GET_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2987,6 +2996,7 @@ static GET_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2999,6 +3009,7 @@ static GET_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "only_uncategorised",
+            key: "only_uncategorised",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3011,6 +3022,7 @@ static GET_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3023,6 +3035,7 @@ static GET_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3035,6 +3048,7 @@ static GET_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3050,6 +3064,7 @@ static GET_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3128,6 +3143,7 @@ static GET_ATTACHMENTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3143,6 +3159,7 @@ static GET_ATTACHMENTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3211,6 +3228,7 @@ static PUT_ATTACHMENTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3226,6 +3244,7 @@ static PUT_ATTACHMENTS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_ATTACHMENTS_BY_ID_BODY,
@@ -3236,6 +3255,7 @@ static PUT_ATTACHMENTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3304,6 +3324,7 @@ static DELETE_ATTACHMENTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3319,6 +3340,7 @@ static DELETE_ATTACHMENTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3382,6 +3404,7 @@ static GET_CATEGORIES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3397,6 +3420,7 @@ static GET_CATEGORIES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3465,6 +3489,7 @@ static PUT_CATEGORIES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3480,6 +3505,7 @@ static PUT_CATEGORIES_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_CATEGORIES_BY_ID_BODY,
@@ -3490,6 +3516,7 @@ static PUT_CATEGORIES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3568,6 +3595,7 @@ static DELETE_CATEGORIES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3583,6 +3611,7 @@ static DELETE_CATEGORIES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3646,6 +3675,7 @@ static POST_CATEGORIES_BY_ID_CATEGORY_RULES: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3661,6 +3691,7 @@ static POST_CATEGORIES_BY_ID_CATEGORY_RULES: runtime::Operation = runtime::Opera
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_CATEGORIES_BY_ID_CATEGORY_RULES_BODY,
@@ -3671,6 +3702,7 @@ static POST_CATEGORIES_BY_ID_CATEGORY_RULES: runtime::Operation = runtime::Opera
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3749,6 +3781,7 @@ static GET_INSTITUTIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3764,6 +3797,7 @@ static GET_INSTITUTIONS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3832,6 +3866,7 @@ static PUT_INSTITUTIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3847,6 +3882,7 @@ static PUT_INSTITUTIONS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_INSTITUTIONS_BY_ID_BODY,
@@ -3857,6 +3893,7 @@ static PUT_INSTITUTIONS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3935,6 +3972,7 @@ static DELETE_INSTITUTIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3950,6 +3988,7 @@ static DELETE_INSTITUTIONS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4023,6 +4062,7 @@ static GET_INSTITUTIONS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4038,6 +4078,7 @@ static GET_INSTITUTIONS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4108,6 +4149,7 @@ static GET_ME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4155,6 +4197,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4170,6 +4213,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4238,6 +4282,7 @@ static PUT_TRANSACTION_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4253,6 +4298,7 @@ static PUT_TRANSACTION_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_TRANSACTION_ACCOUNTS_BY_ID_BODY,
@@ -4263,6 +4309,7 @@ static PUT_TRANSACTION_ACCOUNTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4331,6 +4378,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4343,6 +4391,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4355,6 +4404,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4367,6 +4417,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime
         },
         runtime::Parameter {
             name: "only_uncategorised",
+            key: "only_uncategorised",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4379,6 +4430,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4391,6 +4443,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime
         },
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4403,6 +4456,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4418,6 +4472,7 @@ static GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtime
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4496,6 +4551,7 @@ static POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtim
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4511,6 +4567,7 @@ static POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtim
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS_BODY,
@@ -4521,6 +4578,7 @@ static POST_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS: runtime::Operation = runtim
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4599,6 +4657,7 @@ static GET_TRANSACTIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4614,6 +4673,7 @@ static GET_TRANSACTIONS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4682,6 +4742,7 @@ static PUT_TRANSACTIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "labels",
+            key: "labels",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4694,6 +4755,7 @@ static PUT_TRANSACTIONS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4709,6 +4771,7 @@ static PUT_TRANSACTIONS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_TRANSACTIONS_BY_ID_BODY,
@@ -4719,6 +4782,7 @@ static PUT_TRANSACTIONS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4797,6 +4861,7 @@ static GET_TRANSACTIONS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4812,6 +4877,7 @@ static GET_TRANSACTIONS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4880,6 +4946,7 @@ static POST_TRANSACTIONS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4895,6 +4962,7 @@ static POST_TRANSACTIONS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operat
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_TRANSACTIONS_BY_ID_ATTACHMENTS_BODY,
@@ -4905,6 +4973,7 @@ static POST_TRANSACTIONS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4983,6 +5052,7 @@ static DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID: runti
     parameters: &[
         runtime::Parameter {
             name: "transaction_id",
+            key: "transaction_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4995,6 +5065,7 @@ static DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID: runti
         },
         runtime::Parameter {
             name: "attachment_id",
+            key: "attachment_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5010,6 +5081,7 @@ static DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID: runti
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5073,6 +5145,7 @@ static GET_USERS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5088,6 +5161,7 @@ static GET_USERS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5146,6 +5220,7 @@ static PUT_USERS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5161,6 +5236,7 @@ static PUT_USERS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_USERS_BY_ID_BODY,
@@ -5171,6 +5247,7 @@ static PUT_USERS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5249,6 +5326,7 @@ static GET_USERS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5264,6 +5342,7 @@ static GET_USERS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5332,6 +5411,7 @@ static PUT_USERS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5347,6 +5427,7 @@ static PUT_USERS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_USERS_BY_ID_ACCOUNTS_BODY,
@@ -5357,6 +5438,7 @@ static PUT_USERS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5435,6 +5517,7 @@ static POST_USERS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5450,6 +5533,7 @@ static POST_USERS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_USERS_BY_ID_ACCOUNTS_BODY,
@@ -5460,6 +5544,7 @@ static POST_USERS_BY_ID_ACCOUNTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5528,6 +5613,7 @@ static GET_USERS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5540,6 +5626,7 @@ static GET_USERS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "unassigned",
+            key: "unassigned",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5555,6 +5642,7 @@ static GET_USERS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5623,6 +5711,7 @@ static POST_USERS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5638,6 +5727,7 @@ static POST_USERS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_USERS_BY_ID_ATTACHMENTS_BODY,
@@ -5648,6 +5738,7 @@ static POST_USERS_BY_ID_ATTACHMENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5726,6 +5817,7 @@ static GET_USERS_BY_ID_BUDGET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5738,6 +5830,7 @@ static GET_USERS_BY_ID_BUDGET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "roll_up",
+            key: "roll_up",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -5753,6 +5846,7 @@ static GET_USERS_BY_ID_BUDGET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5800,6 +5894,7 @@ static GET_USERS_BY_ID_BUDGET_SUMMARY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5812,6 +5907,7 @@ static GET_USERS_BY_ID_BUDGET_SUMMARY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "period",
+            key: "period",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5824,6 +5920,7 @@ static GET_USERS_BY_ID_BUDGET_SUMMARY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "interval",
+            key: "interval",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5836,6 +5933,7 @@ static GET_USERS_BY_ID_BUDGET_SUMMARY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5848,6 +5946,7 @@ static GET_USERS_BY_ID_BUDGET_SUMMARY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5863,6 +5962,7 @@ static GET_USERS_BY_ID_BUDGET_SUMMARY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5910,6 +6010,7 @@ static GET_USERS_BY_ID_CATEGORIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5925,6 +6026,7 @@ static GET_USERS_BY_ID_CATEGORIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5993,6 +6095,7 @@ static POST_USERS_BY_ID_CATEGORIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6008,6 +6111,7 @@ static POST_USERS_BY_ID_CATEGORIES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_USERS_BY_ID_CATEGORIES_BODY,
@@ -6018,6 +6122,7 @@ static POST_USERS_BY_ID_CATEGORIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6096,6 +6201,7 @@ static GET_USERS_BY_ID_CATEGORY_RULES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6111,6 +6217,7 @@ static GET_USERS_BY_ID_CATEGORY_RULES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6179,6 +6286,7 @@ static GET_USERS_BY_ID_INSTITUTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6194,6 +6302,7 @@ static GET_USERS_BY_ID_INSTITUTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6262,6 +6371,7 @@ static POST_USERS_BY_ID_INSTITUTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6277,6 +6387,7 @@ static POST_USERS_BY_ID_INSTITUTIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_USERS_BY_ID_INSTITUTIONS_BODY,
@@ -6287,6 +6398,7 @@ static POST_USERS_BY_ID_INSTITUTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6365,6 +6477,7 @@ static GET_USERS_BY_ID_TRANSACTION_ACCOUNTS: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6380,6 +6493,7 @@ static GET_USERS_BY_ID_TRANSACTION_ACCOUNTS: runtime::Operation = runtime::Opera
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6448,6 +6562,7 @@ static GET_USERS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6460,6 +6575,7 @@ static GET_USERS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6472,6 +6588,7 @@ static GET_USERS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6484,6 +6601,7 @@ static GET_USERS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "only_uncategorised",
+            key: "only_uncategorised",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6496,6 +6614,7 @@ static GET_USERS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "type",
+            key: "type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6508,6 +6627,7 @@ static GET_USERS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6520,6 +6640,7 @@ static GET_USERS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6535,6 +6656,7 @@ static GET_USERS_BY_ID_TRANSACTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6613,6 +6735,7 @@ static GET_USERS_BY_ID_TREND_ANALYSIS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6625,6 +6748,7 @@ static GET_USERS_BY_ID_TREND_ANALYSIS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "period",
+            key: "period",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6637,6 +6761,7 @@ static GET_USERS_BY_ID_TREND_ANALYSIS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "interval",
+            key: "interval",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6649,6 +6774,7 @@ static GET_USERS_BY_ID_TREND_ANALYSIS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6661,6 +6787,7 @@ static GET_USERS_BY_ID_TREND_ANALYSIS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6673,6 +6800,7 @@ static GET_USERS_BY_ID_TREND_ANALYSIS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "categories",
+            key: "categories",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6685,6 +6813,7 @@ static GET_USERS_BY_ID_TREND_ANALYSIS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "scenarios",
+            key: "scenarios",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6700,6 +6829,7 @@ static GET_USERS_BY_ID_TREND_ANALYSIS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

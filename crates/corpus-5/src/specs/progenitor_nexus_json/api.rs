@@ -10858,6 +10858,7 @@ static DISK_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10871,6 +10872,7 @@ static DISK_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10927,6 +10929,7 @@ static IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10940,6 +10943,7 @@ static IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10996,6 +11000,7 @@ static INSTANCE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11009,6 +11014,7 @@ static INSTANCE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11065,6 +11071,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11078,6 +11085,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11134,6 +11142,7 @@ static ORGANIZATION_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11147,6 +11156,7 @@ static ORGANIZATION_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11203,6 +11213,7 @@ static PROJECT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11216,6 +11227,7 @@ static PROJECT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11272,6 +11284,7 @@ static SNAPSHOT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11285,6 +11298,7 @@ static SNAPSHOT_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11341,6 +11355,7 @@ static VPC_ROUTER_ROUTE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11354,6 +11369,7 @@ static VPC_ROUTER_ROUTE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11410,6 +11426,7 @@ static VPC_ROUTER_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11423,6 +11440,7 @@ static VPC_ROUTER_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11479,6 +11497,7 @@ static VPC_SUBNET_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11492,6 +11511,7 @@ static VPC_SUBNET_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11548,6 +11568,7 @@ static VPC_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11561,6 +11582,7 @@ static VPC_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11619,6 +11641,7 @@ static DEVICE_AUTH_REQUEST: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DEVICE_AUTH_REQUEST_BODY,
@@ -11665,6 +11688,7 @@ static DEVICE_AUTH_CONFIRM: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DEVICE_AUTH_CONFIRM_BODY,
@@ -11675,6 +11699,7 @@ static DEVICE_AUTH_CONFIRM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11728,6 +11753,7 @@ static DEVICE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DEVICE_ACCESS_TOKEN_BODY,
@@ -11776,6 +11802,7 @@ static GROUP_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11788,6 +11815,7 @@ static GROUP_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11800,6 +11828,7 @@ static GROUP_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11813,6 +11842,7 @@ static GROUP_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11871,6 +11901,7 @@ static LOGIN_SPOOF: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOGIN_SPOOF_BODY,
@@ -11881,6 +11912,7 @@ static LOGIN_SPOOF: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11932,6 +11964,7 @@ static LOGIN_LOCAL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11945,6 +11978,7 @@ static LOGIN_LOCAL: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOGIN_LOCAL_BODY,
@@ -11955,6 +11989,7 @@ static LOGIN_LOCAL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 303u16,
+            last: 303u16,
             description: "redirect (see other)",
             content: ::std::option::Option::None,
             headers: &[
@@ -12013,6 +12048,7 @@ static LOGIN_SAML_BEGIN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "provider_name",
+            key: "provider_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12023,6 +12059,7 @@ static LOGIN_SAML_BEGIN: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12036,6 +12073,7 @@ static LOGIN_SAML_BEGIN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 302u16,
+            last: 302u16,
             description: "redirect (found)",
             content: ::std::option::Option::None,
             headers: &[
@@ -12094,6 +12132,7 @@ static LOGIN_SAML: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "provider_name",
+            key: "provider_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12104,6 +12143,7 @@ static LOGIN_SAML: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12117,6 +12157,7 @@ static LOGIN_SAML: runtime::Operation = runtime::Operation {
         media_type: "application/octet-stream",
         kind: runtime::BodyKind::Binary,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOGIN_SAML_BODY,
@@ -12127,6 +12168,7 @@ static LOGIN_SAML: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 303u16,
+            last: 303u16,
             description: "redirect (see other)",
             content: ::std::option::Option::None,
             headers: &[
@@ -12187,6 +12229,7 @@ static LOGOUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -12238,6 +12281,7 @@ static ORGANIZATION_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -12250,6 +12294,7 @@ static ORGANIZATION_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12262,6 +12307,7 @@ static ORGANIZATION_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12275,6 +12321,7 @@ static ORGANIZATION_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12333,6 +12380,7 @@ static ORGANIZATION_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_CREATE_BODY,
@@ -12343,6 +12391,7 @@ static ORGANIZATION_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12399,6 +12448,7 @@ static ORGANIZATION_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12412,6 +12462,7 @@ static ORGANIZATION_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12468,6 +12519,7 @@ static ORGANIZATION_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12481,6 +12533,7 @@ static ORGANIZATION_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_UPDATE_BODY,
@@ -12491,6 +12544,7 @@ static ORGANIZATION_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12547,6 +12601,7 @@ static ORGANIZATION_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12560,6 +12615,7 @@ static ORGANIZATION_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -12611,6 +12667,7 @@ static ORGANIZATION_POLICY_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12624,6 +12681,7 @@ static ORGANIZATION_POLICY_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12680,6 +12738,7 @@ static ORGANIZATION_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12693,6 +12752,7 @@ static ORGANIZATION_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_POLICY_UPDATE_BODY,
@@ -12703,6 +12763,7 @@ static ORGANIZATION_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12759,6 +12820,7 @@ static PROJECT_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -12771,6 +12833,7 @@ static PROJECT_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12783,6 +12846,7 @@ static PROJECT_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12793,6 +12857,7 @@ static PROJECT_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12806,6 +12871,7 @@ static PROJECT_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12862,6 +12928,7 @@ static PROJECT_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12875,6 +12942,7 @@ static PROJECT_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_CREATE_BODY,
@@ -12885,6 +12953,7 @@ static PROJECT_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -12941,6 +13010,7 @@ static PROJECT_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12951,6 +13021,7 @@ static PROJECT_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12966,6 +13037,7 @@ static PROJECT_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13022,6 +13094,7 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13032,6 +13105,7 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13047,6 +13121,7 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_UPDATE_BODY,
@@ -13057,6 +13132,7 @@ static PROJECT_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13113,6 +13189,7 @@ static PROJECT_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13123,6 +13200,7 @@ static PROJECT_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13138,6 +13216,7 @@ static PROJECT_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -13189,6 +13268,7 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -13201,6 +13281,7 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13213,6 +13294,7 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13223,6 +13305,7 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13233,6 +13316,7 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13248,6 +13332,7 @@ static DISK_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13304,6 +13389,7 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13314,6 +13400,7 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13329,6 +13416,7 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DISK_CREATE_BODY,
@@ -13339,6 +13427,7 @@ static DISK_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13395,6 +13484,7 @@ static DISK_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "disk_name",
+            key: "disk_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13405,6 +13495,7 @@ static DISK_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13415,6 +13506,7 @@ static DISK_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13428,6 +13520,7 @@ static DISK_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13484,6 +13577,7 @@ static DISK_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "disk_name",
+            key: "disk_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13494,6 +13588,7 @@ static DISK_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13504,6 +13599,7 @@ static DISK_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13517,6 +13613,7 @@ static DISK_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -13568,6 +13665,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "disk_name",
+            key: "disk_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13578,6 +13676,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "metric_name",
+            key: "metric_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13588,6 +13687,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13598,6 +13698,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13608,6 +13709,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13620,6 +13722,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -13632,6 +13735,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13644,6 +13748,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13659,6 +13764,7 @@ static DISK_METRICS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13715,6 +13821,7 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -13727,6 +13834,7 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13739,6 +13847,7 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13749,6 +13858,7 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13759,6 +13869,7 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13774,6 +13885,7 @@ static IMAGE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13830,6 +13942,7 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13840,6 +13953,7 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13855,6 +13969,7 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IMAGE_CREATE_BODY,
@@ -13865,6 +13980,7 @@ static IMAGE_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -13921,6 +14037,7 @@ static IMAGE_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "image_name",
+            key: "image_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13931,6 +14048,7 @@ static IMAGE_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13941,6 +14059,7 @@ static IMAGE_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13954,6 +14073,7 @@ static IMAGE_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14010,6 +14130,7 @@ static IMAGE_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "image_name",
+            key: "image_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14020,6 +14141,7 @@ static IMAGE_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14030,6 +14152,7 @@ static IMAGE_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14043,6 +14166,7 @@ static IMAGE_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -14094,6 +14218,7 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -14106,6 +14231,7 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14118,6 +14244,7 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14128,6 +14255,7 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14138,6 +14266,7 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14153,6 +14282,7 @@ static INSTANCE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14209,6 +14339,7 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14219,6 +14350,7 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14234,6 +14366,7 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_CREATE_BODY,
@@ -14244,6 +14377,7 @@ static INSTANCE_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14300,6 +14434,7 @@ static INSTANCE_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14310,6 +14445,7 @@ static INSTANCE_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14320,6 +14456,7 @@ static INSTANCE_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14333,6 +14470,7 @@ static INSTANCE_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14389,6 +14527,7 @@ static INSTANCE_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14399,6 +14538,7 @@ static INSTANCE_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14409,6 +14549,7 @@ static INSTANCE_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14422,6 +14563,7 @@ static INSTANCE_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -14473,6 +14615,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -14485,6 +14628,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14497,6 +14641,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14507,6 +14652,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14517,6 +14663,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14527,6 +14674,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14540,6 +14688,7 @@ static INSTANCE_DISK_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14596,6 +14745,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14606,6 +14756,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14616,6 +14767,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14629,6 +14781,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_ATTACH_BODY,
@@ -14639,6 +14792,7 @@ static INSTANCE_DISK_ATTACH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14695,6 +14849,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14705,6 +14860,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14715,6 +14871,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14728,6 +14885,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_DETACH_BODY,
@@ -14738,6 +14896,7 @@ static INSTANCE_DISK_DETACH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14794,6 +14953,7 @@ static INSTANCE_EXTERNAL_IP_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14804,6 +14964,7 @@ static INSTANCE_EXTERNAL_IP_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14814,6 +14975,7 @@ static INSTANCE_EXTERNAL_IP_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14827,6 +14989,7 @@ static INSTANCE_EXTERNAL_IP_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14883,6 +15046,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14893,6 +15057,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14903,6 +15068,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14916,6 +15082,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_BODY,
@@ -14926,6 +15093,7 @@ static INSTANCE_MIGRATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -14982,6 +15150,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -14994,6 +15163,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15006,6 +15176,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15016,6 +15187,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15026,6 +15198,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15036,6 +15209,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15049,6 +15223,7 @@ static INSTANCE_NETWORK_INTERFACE_LIST: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15105,6 +15280,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15115,6 +15291,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15125,6 +15302,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15138,6 +15316,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_NETWORK_INTERFACE_CREATE_BODY,
@@ -15148,6 +15327,7 @@ static INSTANCE_NETWORK_INTERFACE_CREATE: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15204,6 +15384,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15214,6 +15395,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "interface_name",
+            key: "interface_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15224,6 +15406,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15234,6 +15417,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15247,6 +15431,7 @@ static INSTANCE_NETWORK_INTERFACE_VIEW: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15303,6 +15488,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15313,6 +15499,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "interface_name",
+            key: "interface_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15323,6 +15510,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15333,6 +15521,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15346,6 +15535,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_NETWORK_INTERFACE_UPDATE_BODY,
@@ -15356,6 +15546,7 @@ static INSTANCE_NETWORK_INTERFACE_UPDATE: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15412,6 +15603,7 @@ static INSTANCE_NETWORK_INTERFACE_DELETE: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15422,6 +15614,7 @@ static INSTANCE_NETWORK_INTERFACE_DELETE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "interface_name",
+            key: "interface_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15432,6 +15625,7 @@ static INSTANCE_NETWORK_INTERFACE_DELETE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15442,6 +15636,7 @@ static INSTANCE_NETWORK_INTERFACE_DELETE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15455,6 +15650,7 @@ static INSTANCE_NETWORK_INTERFACE_DELETE: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -15506,6 +15702,7 @@ static INSTANCE_REBOOT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15516,6 +15713,7 @@ static INSTANCE_REBOOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15526,6 +15724,7 @@ static INSTANCE_REBOOT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15539,6 +15738,7 @@ static INSTANCE_REBOOT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15595,6 +15795,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15605,6 +15806,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15615,6 +15817,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15625,6 +15828,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from_start",
+            key: "from_start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -15637,6 +15841,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_bytes",
+            key: "max_bytes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -15649,6 +15854,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "most_recent",
+            key: "most_recent",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -15664,6 +15870,7 @@ static INSTANCE_SERIAL_CONSOLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15720,6 +15927,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15730,6 +15938,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15740,6 +15949,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15787,6 +15997,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V2: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15797,6 +16008,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V2: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15807,6 +16019,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V2: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15820,6 +16033,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V2: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 101u16,
+            last: 101u16,
             description: "Negotiating protocol upgrade from HTTP/1.1 to WebSocket",
             content: ::std::option::Option::None,
             headers: &[],
@@ -15871,6 +16085,7 @@ static INSTANCE_START: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15881,6 +16096,7 @@ static INSTANCE_START: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15891,6 +16107,7 @@ static INSTANCE_START: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15904,6 +16121,7 @@ static INSTANCE_START: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -15960,6 +16178,7 @@ static INSTANCE_STOP: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance_name",
+            key: "instance_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15970,6 +16189,7 @@ static INSTANCE_STOP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15980,6 +16200,7 @@ static INSTANCE_STOP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -15993,6 +16214,7 @@ static INSTANCE_STOP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16049,6 +16271,7 @@ static PROJECT_POLICY_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16059,6 +16282,7 @@ static PROJECT_POLICY_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16074,6 +16298,7 @@ static PROJECT_POLICY_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16130,6 +16355,7 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16140,6 +16366,7 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16155,6 +16382,7 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_POLICY_UPDATE_BODY,
@@ -16165,6 +16393,7 @@ static PROJECT_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16221,6 +16450,7 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -16233,6 +16463,7 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16245,6 +16476,7 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16255,6 +16487,7 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16265,6 +16498,7 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16280,6 +16514,7 @@ static SNAPSHOT_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16336,6 +16571,7 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16346,6 +16582,7 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16361,6 +16598,7 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SNAPSHOT_CREATE_BODY,
@@ -16371,6 +16609,7 @@ static SNAPSHOT_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16427,6 +16666,7 @@ static SNAPSHOT_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16437,6 +16677,7 @@ static SNAPSHOT_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16447,6 +16688,7 @@ static SNAPSHOT_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "snapshot_name",
+            key: "snapshot_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16460,6 +16702,7 @@ static SNAPSHOT_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16516,6 +16759,7 @@ static SNAPSHOT_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16526,6 +16770,7 @@ static SNAPSHOT_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16536,6 +16781,7 @@ static SNAPSHOT_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "snapshot_name",
+            key: "snapshot_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16549,6 +16795,7 @@ static SNAPSHOT_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -16600,6 +16847,7 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -16612,6 +16860,7 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16624,6 +16873,7 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16634,6 +16884,7 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16644,6 +16895,7 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16659,6 +16911,7 @@ static VPC_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16715,6 +16968,7 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16725,6 +16979,7 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16740,6 +16995,7 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_CREATE_BODY,
@@ -16750,6 +17006,7 @@ static VPC_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16806,6 +17063,7 @@ static VPC_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16816,6 +17074,7 @@ static VPC_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16826,6 +17085,7 @@ static VPC_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16839,6 +17099,7 @@ static VPC_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16895,6 +17156,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16905,6 +17167,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16915,6 +17178,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -16928,6 +17192,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_UPDATE_BODY,
@@ -16938,6 +17203,7 @@ static VPC_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -16994,6 +17260,7 @@ static VPC_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17004,6 +17271,7 @@ static VPC_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17014,6 +17282,7 @@ static VPC_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17027,6 +17296,7 @@ static VPC_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -17078,6 +17348,7 @@ static VPC_FIREWALL_RULES_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17088,6 +17359,7 @@ static VPC_FIREWALL_RULES_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17098,6 +17370,7 @@ static VPC_FIREWALL_RULES_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17111,6 +17384,7 @@ static VPC_FIREWALL_RULES_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17167,6 +17441,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17177,6 +17452,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17187,6 +17463,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17200,6 +17477,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_FIREWALL_RULES_UPDATE_BODY,
@@ -17210,6 +17488,7 @@ static VPC_FIREWALL_RULES_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17266,6 +17545,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -17278,6 +17558,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17290,6 +17571,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17300,6 +17582,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17310,6 +17593,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17320,6 +17604,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17333,6 +17618,7 @@ static VPC_ROUTER_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17389,6 +17675,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17399,6 +17686,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17409,6 +17697,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17422,6 +17711,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_CREATE_BODY,
@@ -17432,6 +17722,7 @@ static VPC_ROUTER_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17488,6 +17779,7 @@ static VPC_ROUTER_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17498,6 +17790,7 @@ static VPC_ROUTER_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17508,6 +17801,7 @@ static VPC_ROUTER_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "router_name",
+            key: "router_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17518,6 +17812,7 @@ static VPC_ROUTER_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17531,6 +17826,7 @@ static VPC_ROUTER_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17587,6 +17883,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17597,6 +17894,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17607,6 +17905,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "router_name",
+            key: "router_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17617,6 +17916,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17630,6 +17930,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_UPDATE_BODY,
@@ -17640,6 +17941,7 @@ static VPC_ROUTER_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17696,6 +17998,7 @@ static VPC_ROUTER_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17706,6 +18009,7 @@ static VPC_ROUTER_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17716,6 +18020,7 @@ static VPC_ROUTER_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "router_name",
+            key: "router_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17726,6 +18031,7 @@ static VPC_ROUTER_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17739,6 +18045,7 @@ static VPC_ROUTER_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -17790,6 +18097,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -17802,6 +18110,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17814,6 +18123,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17824,6 +18134,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17834,6 +18145,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17844,6 +18156,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "router_name",
+            key: "router_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17854,6 +18167,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17867,6 +18181,7 @@ static VPC_ROUTER_ROUTE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17923,6 +18238,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17933,6 +18249,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17943,6 +18260,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "router_name",
+            key: "router_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17953,6 +18271,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17966,6 +18285,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_ROUTE_CREATE_BODY,
@@ -17976,6 +18296,7 @@ static VPC_ROUTER_ROUTE_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18032,6 +18353,7 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18042,6 +18364,7 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18052,6 +18375,7 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "route_name",
+            key: "route_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18062,6 +18386,7 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "router_name",
+            key: "router_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18072,6 +18397,7 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18085,6 +18411,7 @@ static VPC_ROUTER_ROUTE_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18141,6 +18468,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18151,6 +18479,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18161,6 +18490,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "route_name",
+            key: "route_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18171,6 +18501,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "router_name",
+            key: "router_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18181,6 +18512,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18194,6 +18526,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_ROUTER_ROUTE_UPDATE_BODY,
@@ -18204,6 +18537,7 @@ static VPC_ROUTER_ROUTE_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18260,6 +18594,7 @@ static VPC_ROUTER_ROUTE_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18270,6 +18605,7 @@ static VPC_ROUTER_ROUTE_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18280,6 +18616,7 @@ static VPC_ROUTER_ROUTE_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "route_name",
+            key: "route_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18290,6 +18627,7 @@ static VPC_ROUTER_ROUTE_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "router_name",
+            key: "router_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18300,6 +18638,7 @@ static VPC_ROUTER_ROUTE_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18313,6 +18652,7 @@ static VPC_ROUTER_ROUTE_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -18364,6 +18704,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18376,6 +18717,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18388,6 +18730,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18398,6 +18741,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18408,6 +18752,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18418,6 +18763,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18431,6 +18777,7 @@ static VPC_SUBNET_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18487,6 +18834,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18497,6 +18845,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18507,6 +18856,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18520,6 +18870,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_SUBNET_CREATE_BODY,
@@ -18530,6 +18881,7 @@ static VPC_SUBNET_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18586,6 +18938,7 @@ static VPC_SUBNET_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18596,6 +18949,7 @@ static VPC_SUBNET_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18606,6 +18960,7 @@ static VPC_SUBNET_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "subnet_name",
+            key: "subnet_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18616,6 +18971,7 @@ static VPC_SUBNET_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18629,6 +18985,7 @@ static VPC_SUBNET_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18685,6 +19042,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18695,6 +19053,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18705,6 +19064,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "subnet_name",
+            key: "subnet_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18715,6 +19075,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18728,6 +19089,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &VPC_SUBNET_UPDATE_BODY,
@@ -18738,6 +19100,7 @@ static VPC_SUBNET_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18794,6 +19157,7 @@ static VPC_SUBNET_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18804,6 +19168,7 @@ static VPC_SUBNET_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18814,6 +19179,7 @@ static VPC_SUBNET_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "subnet_name",
+            key: "subnet_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18824,6 +19190,7 @@ static VPC_SUBNET_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18837,6 +19204,7 @@ static VPC_SUBNET_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -18888,6 +19256,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18900,6 +19269,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18912,6 +19282,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18922,6 +19293,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "organization_name",
+            key: "organization_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18932,6 +19304,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "project_name",
+            key: "project_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18942,6 +19315,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "subnet_name",
+            key: "subnet_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18952,6 +19326,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "vpc_name",
+            key: "vpc_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18965,6 +19340,7 @@ static VPC_SUBNET_LIST_NETWORK_INTERFACES: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19023,6 +19399,7 @@ static POLICY_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19081,6 +19458,7 @@ static POLICY_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POLICY_UPDATE_BODY,
@@ -19091,6 +19469,7 @@ static POLICY_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19147,6 +19526,7 @@ static ROLE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19159,6 +19539,7 @@ static ROLE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19174,6 +19555,7 @@ static ROLE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19230,6 +19612,7 @@ static ROLE_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "role_name",
+            key: "role_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19243,6 +19626,7 @@ static ROLE_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19301,6 +19685,7 @@ static SESSION_ME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19357,6 +19742,7 @@ static SESSION_ME_GROUPS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19369,6 +19755,7 @@ static SESSION_ME_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19381,6 +19768,7 @@ static SESSION_ME_GROUPS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19394,6 +19782,7 @@ static SESSION_ME_GROUPS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19450,6 +19839,7 @@ static SESSION_SSHKEY_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19462,6 +19852,7 @@ static SESSION_SSHKEY_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19474,6 +19865,7 @@ static SESSION_SSHKEY_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19487,6 +19879,7 @@ static SESSION_SSHKEY_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19545,6 +19938,7 @@ static SESSION_SSHKEY_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SESSION_SSHKEY_CREATE_BODY,
@@ -19555,6 +19949,7 @@ static SESSION_SSHKEY_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19611,6 +20006,7 @@ static SESSION_SSHKEY_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ssh_key_name",
+            key: "ssh_key_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19624,6 +20020,7 @@ static SESSION_SSHKEY_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19680,6 +20077,7 @@ static SESSION_SSHKEY_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ssh_key_name",
+            key: "ssh_key_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19693,6 +20091,7 @@ static SESSION_SSHKEY_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -19744,6 +20143,7 @@ static SYSTEM_IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19757,6 +20157,7 @@ static SYSTEM_IMAGE_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19813,6 +20214,7 @@ static IP_POOL_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19826,6 +20228,7 @@ static IP_POOL_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19882,6 +20285,7 @@ static SILO_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19895,6 +20299,7 @@ static SILO_VIEW_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19951,6 +20356,7 @@ static CERTIFICATE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19963,6 +20369,7 @@ static CERTIFICATE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19975,6 +20382,7 @@ static CERTIFICATE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19988,6 +20396,7 @@ static CERTIFICATE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20046,6 +20455,7 @@ static CERTIFICATE_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CERTIFICATE_CREATE_BODY,
@@ -20056,6 +20466,7 @@ static CERTIFICATE_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20112,6 +20523,7 @@ static CERTIFICATE_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "certificate",
+            key: "certificate",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20125,6 +20537,7 @@ static CERTIFICATE_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20181,6 +20594,7 @@ static CERTIFICATE_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "certificate",
+            key: "certificate",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20194,6 +20608,7 @@ static CERTIFICATE_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -20245,6 +20660,7 @@ static PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20257,6 +20673,7 @@ static PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20269,6 +20686,7 @@ static PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20282,6 +20700,7 @@ static PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20338,6 +20757,7 @@ static RACK_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20350,6 +20770,7 @@ static RACK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20362,6 +20783,7 @@ static RACK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20375,6 +20797,7 @@ static RACK_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20431,6 +20854,7 @@ static RACK_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "rack_id",
+            key: "rack_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20444,6 +20868,7 @@ static RACK_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20500,6 +20925,7 @@ static SLED_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20512,6 +20938,7 @@ static SLED_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20524,6 +20951,7 @@ static SLED_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20537,6 +20965,7 @@ static SLED_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20593,6 +21022,7 @@ static SLED_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sled_id",
+            key: "sled_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20606,6 +21036,7 @@ static SLED_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20662,6 +21093,7 @@ static SLED_PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sled_id",
+            key: "sled_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20672,6 +21104,7 @@ static SLED_PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20684,6 +21117,7 @@ static SLED_PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20696,6 +21130,7 @@ static SLED_PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20709,6 +21144,7 @@ static SLED_PHYSICAL_DISK_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20765,6 +21201,7 @@ static SYSTEM_IMAGE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20777,6 +21214,7 @@ static SYSTEM_IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20789,6 +21227,7 @@ static SYSTEM_IMAGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20802,6 +21241,7 @@ static SYSTEM_IMAGE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20860,6 +21300,7 @@ static SYSTEM_IMAGE_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SYSTEM_IMAGE_CREATE_BODY,
@@ -20870,6 +21311,7 @@ static SYSTEM_IMAGE_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20926,6 +21368,7 @@ static SYSTEM_IMAGE_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "image_name",
+            key: "image_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20939,6 +21382,7 @@ static SYSTEM_IMAGE_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20995,6 +21439,7 @@ static SYSTEM_IMAGE_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "image_name",
+            key: "image_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21008,6 +21453,7 @@ static SYSTEM_IMAGE_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -21059,6 +21505,7 @@ static IP_POOL_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -21071,6 +21518,7 @@ static IP_POOL_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21083,6 +21531,7 @@ static IP_POOL_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21096,6 +21545,7 @@ static IP_POOL_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21154,6 +21604,7 @@ static IP_POOL_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_CREATE_BODY,
@@ -21164,6 +21615,7 @@ static IP_POOL_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21220,6 +21672,7 @@ static IP_POOL_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pool_name",
+            key: "pool_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21233,6 +21686,7 @@ static IP_POOL_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21289,6 +21743,7 @@ static IP_POOL_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pool_name",
+            key: "pool_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21302,6 +21757,7 @@ static IP_POOL_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_UPDATE_BODY,
@@ -21312,6 +21768,7 @@ static IP_POOL_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21368,6 +21825,7 @@ static IP_POOL_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pool_name",
+            key: "pool_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21381,6 +21839,7 @@ static IP_POOL_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -21432,6 +21891,7 @@ static IP_POOL_RANGE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pool_name",
+            key: "pool_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21442,6 +21902,7 @@ static IP_POOL_RANGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -21454,6 +21915,7 @@ static IP_POOL_RANGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21469,6 +21931,7 @@ static IP_POOL_RANGE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21525,6 +21988,7 @@ static IP_POOL_RANGE_ADD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pool_name",
+            key: "pool_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21538,6 +22002,7 @@ static IP_POOL_RANGE_ADD: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_RANGE_ADD_BODY,
@@ -21548,6 +22013,7 @@ static IP_POOL_RANGE_ADD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21604,6 +22070,7 @@ static IP_POOL_RANGE_REMOVE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pool_name",
+            key: "pool_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21617,6 +22084,7 @@ static IP_POOL_RANGE_REMOVE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_RANGE_REMOVE_BODY,
@@ -21627,6 +22095,7 @@ static IP_POOL_RANGE_REMOVE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -21680,6 +22149,7 @@ static IP_POOL_SERVICE_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21736,6 +22206,7 @@ static IP_POOL_SERVICE_RANGE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -21748,6 +22219,7 @@ static IP_POOL_SERVICE_RANGE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21763,6 +22235,7 @@ static IP_POOL_SERVICE_RANGE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21821,6 +22294,7 @@ static IP_POOL_SERVICE_RANGE_ADD: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_SERVICE_RANGE_ADD_BODY,
@@ -21831,6 +22305,7 @@ static IP_POOL_SERVICE_RANGE_ADD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21889,6 +22364,7 @@ static IP_POOL_SERVICE_RANGE_REMOVE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &IP_POOL_SERVICE_RANGE_REMOVE_BODY,
@@ -21899,6 +22375,7 @@ static IP_POOL_SERVICE_RANGE_REMOVE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -21950,6 +22427,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "metric_name",
+            key: "metric_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21960,6 +22438,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_time",
+            key: "end_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21972,6 +22451,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21984,6 +22464,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -21996,6 +22477,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22008,6 +22490,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_time",
+            key: "start_time",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22023,6 +22506,7 @@ static SYSTEM_METRIC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22081,6 +22565,7 @@ static SYSTEM_POLICY_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22139,6 +22624,7 @@ static SYSTEM_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SYSTEM_POLICY_UPDATE_BODY,
@@ -22149,6 +22635,7 @@ static SYSTEM_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22205,6 +22692,7 @@ static SAGA_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -22217,6 +22705,7 @@ static SAGA_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22229,6 +22718,7 @@ static SAGA_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22242,6 +22732,7 @@ static SAGA_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22298,6 +22789,7 @@ static SAGA_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "saga_id",
+            key: "saga_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22311,6 +22803,7 @@ static SAGA_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22367,6 +22860,7 @@ static SILO_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -22379,6 +22873,7 @@ static SILO_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22391,6 +22886,7 @@ static SILO_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22404,6 +22900,7 @@ static SILO_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22462,6 +22959,7 @@ static SILO_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SILO_CREATE_BODY,
@@ -22472,6 +22970,7 @@ static SILO_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22528,6 +23027,7 @@ static SILO_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22541,6 +23041,7 @@ static SILO_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22597,6 +23098,7 @@ static SILO_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22610,6 +23112,7 @@ static SILO_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -22661,6 +23164,7 @@ static SILO_IDENTITY_PROVIDER_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22671,6 +23175,7 @@ static SILO_IDENTITY_PROVIDER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -22683,6 +23188,7 @@ static SILO_IDENTITY_PROVIDER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22695,6 +23201,7 @@ static SILO_IDENTITY_PROVIDER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22708,6 +23215,7 @@ static SILO_IDENTITY_PROVIDER_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22764,6 +23272,7 @@ static LOCAL_IDP_USER_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22777,6 +23286,7 @@ static LOCAL_IDP_USER_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOCAL_IDP_USER_CREATE_BODY,
@@ -22787,6 +23297,7 @@ static LOCAL_IDP_USER_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22843,6 +23354,7 @@ static LOCAL_IDP_USER_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22853,6 +23365,7 @@ static LOCAL_IDP_USER_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22866,6 +23379,7 @@ static LOCAL_IDP_USER_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -22917,6 +23431,7 @@ static LOCAL_IDP_USER_SET_PASSWORD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22927,6 +23442,7 @@ static LOCAL_IDP_USER_SET_PASSWORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22940,6 +23456,7 @@ static LOCAL_IDP_USER_SET_PASSWORD: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &LOCAL_IDP_USER_SET_PASSWORD_BODY,
@@ -22950,6 +23467,7 @@ static LOCAL_IDP_USER_SET_PASSWORD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -23001,6 +23519,7 @@ static SAML_IDENTITY_PROVIDER_CREATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23014,6 +23533,7 @@ static SAML_IDENTITY_PROVIDER_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SAML_IDENTITY_PROVIDER_CREATE_BODY,
@@ -23024,6 +23544,7 @@ static SAML_IDENTITY_PROVIDER_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23080,6 +23601,7 @@ static SAML_IDENTITY_PROVIDER_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "provider_name",
+            key: "provider_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23092,6 +23614,7 @@ static SAML_IDENTITY_PROVIDER_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23105,6 +23628,7 @@ static SAML_IDENTITY_PROVIDER_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23161,6 +23685,7 @@ static SILO_POLICY_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23174,6 +23699,7 @@ static SILO_POLICY_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23230,6 +23756,7 @@ static SILO_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23243,6 +23770,7 @@ static SILO_POLICY_UPDATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SILO_POLICY_UPDATE_BODY,
@@ -23253,6 +23781,7 @@ static SILO_POLICY_UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23309,6 +23838,7 @@ static SILO_USERS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23319,6 +23849,7 @@ static SILO_USERS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23331,6 +23862,7 @@ static SILO_USERS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23343,6 +23875,7 @@ static SILO_USERS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23356,6 +23889,7 @@ static SILO_USERS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23412,6 +23946,7 @@ static SILO_USER_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "silo_name",
+            key: "silo_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23422,6 +23957,7 @@ static SILO_USER_VIEW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user_id",
+            key: "user_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23435,6 +23971,7 @@ static SILO_USER_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23491,6 +24028,7 @@ static SYSTEM_USER_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23503,6 +24041,7 @@ static SYSTEM_USER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23515,6 +24054,7 @@ static SYSTEM_USER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23528,6 +24068,7 @@ static SYSTEM_USER_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23584,6 +24125,7 @@ static SYSTEM_USER_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user_name",
+            key: "user_name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23597,6 +24139,7 @@ static SYSTEM_USER_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23653,6 +24196,7 @@ static TIMESERIES_SCHEMA_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23665,6 +24209,7 @@ static TIMESERIES_SCHEMA_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23680,6 +24225,7 @@ static TIMESERIES_SCHEMA_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23736,6 +24282,7 @@ static USER_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23748,6 +24295,7 @@ static USER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23760,6 +24308,7 @@ static USER_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23773,6 +24322,7 @@ static USER_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23829,6 +24379,7 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23841,6 +24392,7 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23851,6 +24403,7 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23863,6 +24416,7 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23873,6 +24427,7 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23886,6 +24441,7 @@ static DISK_LIST_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23942,6 +24498,7 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23952,6 +24509,7 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23965,6 +24523,7 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DISK_CREATE_V1_BODY,
@@ -23975,6 +24534,7 @@ static DISK_CREATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24031,6 +24591,7 @@ static DISK_VIEW_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "disk",
+            key: "disk",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24041,6 +24602,7 @@ static DISK_VIEW_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24051,6 +24613,7 @@ static DISK_VIEW_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24064,6 +24627,7 @@ static DISK_VIEW_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24120,6 +24684,7 @@ static DISK_DELETE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "disk",
+            key: "disk",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24130,6 +24695,7 @@ static DISK_DELETE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24140,6 +24706,7 @@ static DISK_DELETE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24153,6 +24720,7 @@ static DISK_DELETE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -24204,6 +24772,7 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -24216,6 +24785,7 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24226,6 +24796,7 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24238,6 +24809,7 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24248,6 +24820,7 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24261,6 +24834,7 @@ static INSTANCE_LIST_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24317,6 +24891,7 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24327,6 +24902,7 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24340,6 +24916,7 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_CREATE_V1_BODY,
@@ -24350,6 +24927,7 @@ static INSTANCE_CREATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24406,6 +24984,7 @@ static INSTANCE_VIEW_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24416,6 +24995,7 @@ static INSTANCE_VIEW_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24426,6 +25006,7 @@ static INSTANCE_VIEW_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24439,6 +25020,7 @@ static INSTANCE_VIEW_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24495,6 +25077,7 @@ static INSTANCE_DELETE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24505,6 +25088,7 @@ static INSTANCE_DELETE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24515,6 +25099,7 @@ static INSTANCE_DELETE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24528,6 +25113,7 @@ static INSTANCE_DELETE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -24579,6 +25165,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -24591,6 +25178,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24601,6 +25189,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24613,6 +25202,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24623,6 +25213,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24633,6 +25224,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24646,6 +25238,7 @@ static INSTANCE_DISK_LIST_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24702,6 +25295,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24712,6 +25306,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24722,6 +25317,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24735,6 +25331,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_ATTACH_V1_BODY,
@@ -24745,6 +25342,7 @@ static INSTANCE_DISK_ATTACH_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24801,6 +25399,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24811,6 +25410,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24821,6 +25421,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24834,6 +25435,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_DISK_DETACH_V1_BODY,
@@ -24844,6 +25446,7 @@ static INSTANCE_DISK_DETACH_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24900,6 +25503,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24910,6 +25514,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24920,6 +25525,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24933,6 +25539,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_V1_BODY,
@@ -24943,6 +25550,7 @@ static INSTANCE_MIGRATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24999,6 +25607,7 @@ static INSTANCE_REBOOT_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25009,6 +25618,7 @@ static INSTANCE_REBOOT_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25019,6 +25629,7 @@ static INSTANCE_REBOOT_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25032,6 +25643,7 @@ static INSTANCE_REBOOT_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25088,6 +25700,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25098,6 +25711,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "from_start",
+            key: "from_start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -25110,6 +25724,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_bytes",
+            key: "max_bytes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -25122,6 +25737,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "most_recent",
+            key: "most_recent",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -25134,6 +25750,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25144,6 +25761,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25157,6 +25775,7 @@ static INSTANCE_SERIAL_CONSOLE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25213,6 +25832,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V1: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25223,6 +25843,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V1: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25233,6 +25854,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V1: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25246,6 +25868,7 @@ static INSTANCE_SERIAL_CONSOLE_STREAM_V1: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 101u16,
+            last: 101u16,
             description: "Negotiating protocol upgrade from HTTP/1.1 to WebSocket",
             content: ::std::option::Option::None,
             headers: &[],
@@ -25297,6 +25920,7 @@ static INSTANCE_START_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25307,6 +25931,7 @@ static INSTANCE_START_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25317,6 +25942,7 @@ static INSTANCE_START_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25330,6 +25956,7 @@ static INSTANCE_START_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25386,6 +26013,7 @@ static INSTANCE_STOP_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25396,6 +26024,7 @@ static INSTANCE_STOP_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25406,6 +26035,7 @@ static INSTANCE_STOP_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "instance",
+            key: "instance",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25419,6 +26049,7 @@ static INSTANCE_STOP_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25475,6 +26106,7 @@ static ORGANIZATION_LIST_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -25487,6 +26119,7 @@ static ORGANIZATION_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25499,6 +26132,7 @@ static ORGANIZATION_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25512,6 +26146,7 @@ static ORGANIZATION_LIST_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25570,6 +26205,7 @@ static ORGANIZATION_CREATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_CREATE_V1_BODY,
@@ -25580,6 +26216,7 @@ static ORGANIZATION_CREATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25636,6 +26273,7 @@ static ORGANIZATION_VIEW_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25649,6 +26287,7 @@ static ORGANIZATION_VIEW_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25705,6 +26344,7 @@ static ORGANIZATION_UPDATE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25718,6 +26358,7 @@ static ORGANIZATION_UPDATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_UPDATE_V1_BODY,
@@ -25728,6 +26369,7 @@ static ORGANIZATION_UPDATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25784,6 +26426,7 @@ static ORGANIZATION_DELETE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25797,6 +26440,7 @@ static ORGANIZATION_DELETE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -25848,6 +26492,7 @@ static ORGANIZATION_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25861,6 +26506,7 @@ static ORGANIZATION_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25917,6 +26563,7 @@ static ORGANIZATION_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -25930,6 +26577,7 @@ static ORGANIZATION_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ORGANIZATION_POLICY_UPDATE_V1_BODY,
@@ -25940,6 +26588,7 @@ static ORGANIZATION_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -25996,6 +26645,7 @@ static PROJECT_LIST_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -26008,6 +26658,7 @@ static PROJECT_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26018,6 +26669,7 @@ static PROJECT_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26030,6 +26682,7 @@ static PROJECT_LIST_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26043,6 +26696,7 @@ static PROJECT_LIST_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26099,6 +26753,7 @@ static PROJECT_CREATE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26112,6 +26767,7 @@ static PROJECT_CREATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_CREATE_V1_BODY,
@@ -26122,6 +26778,7 @@ static PROJECT_CREATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26178,6 +26835,7 @@ static PROJECT_VIEW_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26188,6 +26846,7 @@ static PROJECT_VIEW_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26201,6 +26860,7 @@ static PROJECT_VIEW_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26257,6 +26917,7 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26267,6 +26928,7 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26280,6 +26942,7 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_UPDATE_V1_BODY,
@@ -26290,6 +26953,7 @@ static PROJECT_UPDATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26346,6 +27010,7 @@ static PROJECT_DELETE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26356,6 +27021,7 @@ static PROJECT_DELETE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26369,6 +27035,7 @@ static PROJECT_DELETE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "successful deletion",
             content: ::std::option::Option::None,
             headers: &[],
@@ -26420,6 +27087,7 @@ static PROJECT_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26430,6 +27098,7 @@ static PROJECT_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26443,6 +27112,7 @@ static PROJECT_POLICY_VIEW_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26499,6 +27169,7 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "project",
+            key: "project",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26509,6 +27180,7 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "organization",
+            key: "organization",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26522,6 +27194,7 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECT_POLICY_UPDATE_V1_BODY,
@@ -26532,6 +27205,7 @@ static PROJECT_POLICY_UPDATE_V1: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26588,6 +27262,7 @@ static SYSTEM_COMPONENT_VERSION_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -26600,6 +27275,7 @@ static SYSTEM_COMPONENT_VERSION_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26612,6 +27288,7 @@ static SYSTEM_COMPONENT_VERSION_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26625,6 +27302,7 @@ static SYSTEM_COMPONENT_VERSION_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26681,6 +27359,7 @@ static UPDATE_DEPLOYMENTS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -26693,6 +27372,7 @@ static UPDATE_DEPLOYMENTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26705,6 +27385,7 @@ static UPDATE_DEPLOYMENTS_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26718,6 +27399,7 @@ static UPDATE_DEPLOYMENTS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26774,6 +27456,7 @@ static UPDATE_DEPLOYMENT_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -26787,6 +27470,7 @@ static UPDATE_DEPLOYMENT_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26845,6 +27529,7 @@ static SYSTEM_UPDATE_REFRESH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -26898,6 +27583,7 @@ static SYSTEM_UPDATE_START: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SYSTEM_UPDATE_START_BODY,
@@ -26908,6 +27594,7 @@ static SYSTEM_UPDATE_START: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 202u16,
+            last: 202u16,
             description: "successfully enqueued operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -26966,6 +27653,7 @@ static SYSTEM_UPDATE_STOP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -27017,6 +27705,7 @@ static SYSTEM_UPDATE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -27029,6 +27718,7 @@ static SYSTEM_UPDATE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_token",
+            key: "page_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -27041,6 +27731,7 @@ static SYSTEM_UPDATE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sort_by",
+            key: "sort_by",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -27054,6 +27745,7 @@ static SYSTEM_UPDATE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -27110,6 +27802,7 @@ static SYSTEM_UPDATE_VIEW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -27123,6 +27816,7 @@ static SYSTEM_UPDATE_VIEW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -27179,6 +27873,7 @@ static SYSTEM_UPDATE_COMPONENTS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "version",
+            key: "version",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -27192,6 +27887,7 @@ static SYSTEM_UPDATE_COMPONENTS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -27250,6 +27946,7 @@ static SYSTEM_VERSION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -5201,6 +5201,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5211,6 +5212,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5221,6 +5223,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5231,6 +5234,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5241,6 +5245,7 @@ static GET_ARTICLES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "exclude_featured",
+            key: "exclude_featured",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5409,6 +5414,7 @@ static GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY: runtime::Operation = runtime:
     parameters: &[
         runtime::Parameter {
             name: "product_type",
+            key: "product_type",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5419,6 +5425,7 @@ static GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY: runtime::Operation = runtime:
         },
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5461,6 +5468,7 @@ static GET_CATEGORIES_BY_UUID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "uuid",
+            key: "uuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5534,6 +5542,7 @@ static GET_COMPARISON_SHOPPING_PAGES_FIND: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5546,6 +5555,7 @@ static GET_COMPARISON_SHOPPING_PAGES_FIND: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5590,6 +5600,7 @@ static GET_COMPARISON_SHOPPING_PAGES_BY_ID: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5632,6 +5643,7 @@ static GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS: runtime::Operation = runtim
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5642,6 +5654,7 @@ static GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "condition",
+            key: "condition",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5652,6 +5665,7 @@ static GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5662,6 +5676,7 @@ static GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5672,6 +5687,7 @@ static GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5714,6 +5730,7 @@ static GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS: runtime::Operation = runtime
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5767,6 +5784,7 @@ static POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER: runtime::Operation = runtime
     parameters: &[
         runtime::Parameter {
             name: "conversation_id",
+            key: "conversation_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5780,6 +5798,7 @@ static POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER: runtime::Operation = runtime
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER_BODY,
@@ -5830,6 +5849,7 @@ static POST_CONVERSATIONS_BY_ID_OFFER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5843,6 +5863,7 @@ static POST_CONVERSATIONS_BY_ID_OFFER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_CONVERSATIONS_BY_ID_OFFER_BODY,
@@ -5975,6 +5996,7 @@ static GET_CSPS_FIND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5987,6 +6009,7 @@ static GET_CSPS_FIND: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6031,6 +6054,7 @@ static GET_CSPS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6073,6 +6097,7 @@ static GET_CURATED_SETS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6177,6 +6202,7 @@ static GET_FEEDBACK_BY_FEEDBACK_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "feedback_id",
+            key: "feedback_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6219,6 +6245,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6229,6 +6256,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6239,6 +6267,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auction_price_max",
+            key: "auction_price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -6249,6 +6278,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6261,6 +6291,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "product_type",
+            key: "product_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6273,6 +6304,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "conditions",
+            key: "conditions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -6285,6 +6317,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "decade",
+            key: "decade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6295,6 +6328,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "finish",
+            key: "finish",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6307,6 +6341,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "handmade",
+            key: "handmade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6317,6 +6352,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_city",
+            key: "item_city",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6327,6 +6363,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_country",
+            key: "item_country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6339,6 +6376,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_region",
+            key: "item_region",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6351,6 +6389,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_state",
+            key: "item_state",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6363,6 +6402,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "make",
+            key: "make",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -6375,6 +6415,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "model",
+            key: "model",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6387,6 +6428,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "must_not",
+            key: "must_not",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6399,6 +6441,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_max",
+            key: "price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -6411,6 +6454,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_min",
+            key: "price_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -6423,6 +6467,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "currency",
+            key: "currency",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6435,6 +6480,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_max",
+            key: "year_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6445,6 +6491,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_min",
+            key: "year_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6455,6 +6502,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_gift_cards",
+            key: "accepts_gift_cards",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6467,6 +6515,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "preferred_seller",
+            key: "preferred_seller",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6479,6 +6528,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop",
+            key: "shop",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6489,6 +6539,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop_id",
+            key: "shop_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6499,6 +6550,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "listing_type",
+            key: "listing_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6509,6 +6561,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ships_to",
+            key: "ships_to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6521,6 +6574,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "exclude_auctions",
+            key: "exclude_auctions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6531,6 +6585,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_payment_plans",
+            key: "accepts_payment_plans",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6543,6 +6598,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "watchers_count_min",
+            key: "watchers_count_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6555,6 +6611,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "not_ids",
+            key: "not_ids",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -6567,6 +6624,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "local_pickup",
+            key: "local_pickup",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6579,6 +6637,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6589,6 +6648,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6599,6 +6659,7 @@ static GET_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6672,6 +6733,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6682,6 +6744,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auction_price_max",
+            key: "auction_price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -6692,6 +6755,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6704,6 +6768,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "product_type",
+            key: "product_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6716,6 +6781,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "conditions",
+            key: "conditions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -6728,6 +6794,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "decade",
+            key: "decade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6738,6 +6805,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "finish",
+            key: "finish",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6750,6 +6818,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "handmade",
+            key: "handmade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6760,6 +6829,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_city",
+            key: "item_city",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6770,6 +6840,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_country",
+            key: "item_country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6782,6 +6853,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_region",
+            key: "item_region",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6794,6 +6866,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_state",
+            key: "item_state",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6806,6 +6879,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "make",
+            key: "make",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -6818,6 +6892,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "model",
+            key: "model",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6830,6 +6905,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "must_not",
+            key: "must_not",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6842,6 +6918,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_max",
+            key: "price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -6854,6 +6931,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_min",
+            key: "price_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -6866,6 +6944,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "currency",
+            key: "currency",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6878,6 +6957,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_max",
+            key: "year_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6888,6 +6968,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_min",
+            key: "year_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6898,6 +6979,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_gift_cards",
+            key: "accepts_gift_cards",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6910,6 +6992,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "preferred_seller",
+            key: "preferred_seller",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6922,6 +7005,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop",
+            key: "shop",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6932,6 +7016,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop_id",
+            key: "shop_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6942,6 +7027,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "listing_type",
+            key: "listing_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6952,6 +7038,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ships_to",
+            key: "ships_to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6964,6 +7051,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "exclude_auctions",
+            key: "exclude_auctions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6974,6 +7062,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_payment_plans",
+            key: "accepts_payment_plans",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -6986,6 +7075,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "watchers_count_min",
+            key: "watchers_count_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6998,6 +7088,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "not_ids",
+            key: "not_ids",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -7010,6 +7101,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "local_pickup",
+            key: "local_pickup",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7022,6 +7114,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7032,6 +7125,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7042,6 +7136,7 @@ static GET_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7097,6 +7192,7 @@ static POST_LISTINGS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_LISTINGS_BODY,
@@ -7136,6 +7232,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7146,6 +7243,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auction_price_max",
+            key: "auction_price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -7156,6 +7254,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7168,6 +7267,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "product_type",
+            key: "product_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7180,6 +7280,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "conditions",
+            key: "conditions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -7192,6 +7293,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "decade",
+            key: "decade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7202,6 +7304,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "finish",
+            key: "finish",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7214,6 +7317,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "handmade",
+            key: "handmade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7224,6 +7328,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_city",
+            key: "item_city",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7234,6 +7339,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_country",
+            key: "item_country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7246,6 +7352,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_region",
+            key: "item_region",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7258,6 +7365,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_state",
+            key: "item_state",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7270,6 +7378,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "make",
+            key: "make",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -7282,6 +7391,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "model",
+            key: "model",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7294,6 +7404,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "must_not",
+            key: "must_not",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7306,6 +7417,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_max",
+            key: "price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -7318,6 +7430,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_min",
+            key: "price_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -7330,6 +7443,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "currency",
+            key: "currency",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7342,6 +7456,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_max",
+            key: "year_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7352,6 +7467,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_min",
+            key: "year_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7362,6 +7478,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_gift_cards",
+            key: "accepts_gift_cards",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7374,6 +7491,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "preferred_seller",
+            key: "preferred_seller",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7386,6 +7504,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop",
+            key: "shop",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7396,6 +7515,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop_id",
+            key: "shop_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7406,6 +7526,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "listing_type",
+            key: "listing_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7416,6 +7537,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ships_to",
+            key: "ships_to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7428,6 +7550,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "exclude_auctions",
+            key: "exclude_auctions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7438,6 +7561,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_payment_plans",
+            key: "accepts_payment_plans",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7450,6 +7574,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "watchers_count_min",
+            key: "watchers_count_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7462,6 +7587,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "not_ids",
+            key: "not_ids",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -7474,6 +7600,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "local_pickup",
+            key: "local_pickup",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -7486,6 +7613,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7496,6 +7624,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7506,6 +7635,7 @@ static GET_LISTINGS_ALL: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7590,6 +7720,7 @@ static GET_LISTINGS_BY_ID_NEGOTIATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7643,6 +7774,7 @@ static POST_LISTINGS_BY_ID_OFFER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7656,6 +7788,7 @@ static POST_LISTINGS_BY_ID_OFFER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_LISTINGS_BY_ID_OFFER_BODY,
@@ -7706,6 +7839,7 @@ static GET_LISTINGS_BY_LISTING_ID_BUMP: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "listing_id",
+            key: "listing_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7759,6 +7893,7 @@ static POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE: runtime::Operation = run
     parameters: &[
         runtime::Parameter {
             name: "listing_id",
+            key: "listing_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7769,6 +7904,7 @@ static POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE: runtime::Operation = run
         },
         runtime::Parameter {
             name: "budget_type",
+            key: "budget_type",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7822,6 +7958,7 @@ static POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS: runtime::Operation = runtime::
     parameters: &[
         runtime::Parameter {
             name: "listing_id",
+            key: "listing_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7835,6 +7972,7 @@ static POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS: runtime::Operation = runtime::
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS_BODY,
@@ -7885,6 +8023,7 @@ static GET_LISTINGS_BY_LISTING_ID_IMAGES: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "listing_id",
+            key: "listing_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7938,6 +8077,7 @@ static DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID: runtime::Operation = ru
     parameters: &[
         runtime::Parameter {
             name: "listing_id",
+            key: "listing_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7948,6 +8088,7 @@ static DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID: runtime::Operation = ru
         },
         runtime::Parameter {
             name: "image_id",
+            key: "image_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7990,6 +8131,7 @@ static GET_LISTINGS_BY_LISTING_ID_SALES: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "listing_id",
+            key: "listing_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8032,6 +8174,7 @@ static GET_LISTINGS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8085,6 +8228,7 @@ static PUT_LISTINGS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8098,6 +8242,7 @@ static PUT_LISTINGS_BY_SLUG: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &PUT_LISTINGS_BY_SLUG_BODY,
@@ -8148,6 +8293,7 @@ static DELETE_LISTINGS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8201,6 +8347,7 @@ static GET_LISTINGS_BY_SLUG_EDIT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8243,6 +8390,7 @@ static POST_LISTINGS_BY_SLUG_FLAG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8256,6 +8404,7 @@ static POST_LISTINGS_BY_SLUG_FLAG: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_LISTINGS_BY_SLUG_FLAG_BODY,
@@ -8295,6 +8444,7 @@ static GET_LISTINGS_BY_SLUG_REVIEWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8348,6 +8498,7 @@ static POST_LISTINGS_BY_SLUG_REVIEWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8390,6 +8541,7 @@ static GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8487,6 +8639,7 @@ static PUT_MY_ACCOUNT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &PUT_MY_ACCOUNT_BODY,
@@ -8621,6 +8774,7 @@ static PUT_MY_ADDRESSES_BY_ADDRESS_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "address_id",
+            key: "address_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8674,6 +8828,7 @@ static DELETE_MY_ADDRESSES_BY_ADDRESS_ID: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "address_id",
+            key: "address_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8727,6 +8882,7 @@ static GET_MY_CONVERSATIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "search",
+            key: "search",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8739,6 +8895,7 @@ static GET_MY_CONVERSATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "unread_only",
+            key: "unread_only",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -8749,6 +8906,7 @@ static GET_MY_CONVERSATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8759,6 +8917,7 @@ static GET_MY_CONVERSATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8769,6 +8928,7 @@ static GET_MY_CONVERSATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8824,6 +8984,7 @@ static POST_MY_CONVERSATIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_MY_CONVERSATIONS_BODY,
@@ -8874,6 +9035,7 @@ static POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES: runtime::Operation = r
     parameters: &[
         runtime::Parameter {
             name: "conversation_id",
+            key: "conversation_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8887,6 +9049,7 @@ static POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES: runtime::Operation = r
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES_BODY,
@@ -8937,6 +9100,7 @@ static GET_MY_CONVERSATIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8990,6 +9154,7 @@ static PUT_MY_CONVERSATIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9003,6 +9168,7 @@ static PUT_MY_CONVERSATIONS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &PUT_MY_CONVERSATIONS_BY_ID_BODY,
@@ -9084,6 +9250,7 @@ static POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID: runtime::Operation = runtime::
     parameters: &[
         runtime::Parameter {
             name: "product_id",
+            key: "product_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9126,6 +9293,7 @@ static DELETE_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID: runtime::Operation = runtime
     parameters: &[
         runtime::Parameter {
             name: "product_id",
+            key: "product_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9475,6 +9643,7 @@ static POST_MY_FOLLOWS_ARTICLES: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_MY_FOLLOWS_ARTICLES_BODY,
@@ -9525,6 +9694,7 @@ static GET_MY_FOLLOWS_BRANDS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9578,6 +9748,7 @@ static POST_MY_FOLLOWS_BRANDS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9631,6 +9802,7 @@ static DELETE_MY_FOLLOWS_BRANDS_BY_SLUG: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9684,6 +9856,7 @@ static GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY: runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9694,6 +9867,7 @@ static GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY: runtime::Operation 
         },
         runtime::Parameter {
             name: "subcategory",
+            key: "subcategory",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9747,6 +9921,7 @@ static POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY: runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9757,6 +9932,7 @@ static POST_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY: runtime::Operation
         },
         runtime::Parameter {
             name: "subcategory",
+            key: "subcategory",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9810,6 +9986,7 @@ static DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY: runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9820,6 +9997,7 @@ static DELETE_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY: runtime::Operati
         },
         runtime::Parameter {
             name: "subcategory",
+            key: "subcategory",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9873,6 +10051,7 @@ static GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "identifier",
+            key: "identifier",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9926,6 +10105,7 @@ static POST_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "identifier",
+            key: "identifier",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9979,6 +10159,7 @@ static DELETE_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER: runtime::Operation = runtime:
     parameters: &[
         runtime::Parameter {
             name: "identifier",
+            key: "identifier",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10032,6 +10213,7 @@ static POST_MY_FOLLOWS_CATEGORIES_BY_UUID: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "uuid",
+            key: "uuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10085,6 +10267,7 @@ static GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10138,6 +10321,7 @@ static POST_MY_FOLLOWS_COLLECTIONS_BY_SLUG: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10191,6 +10375,7 @@ static DELETE_MY_FOLLOWS_COLLECTIONS_BY_SLUG: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10244,6 +10429,7 @@ static GET_MY_FOLLOWS_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10297,6 +10483,7 @@ static POST_MY_FOLLOWS_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10350,6 +10537,7 @@ static DELETE_MY_FOLLOWS_HANDPICKED_BY_SLUG: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10447,6 +10635,7 @@ static POST_MY_FOLLOWS_SEARCH: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_MY_FOLLOWS_SEARCH_BODY,
@@ -10497,6 +10686,7 @@ static GET_MY_FOLLOWS_SHOPS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10550,6 +10740,7 @@ static POST_MY_FOLLOWS_SHOPS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10603,6 +10794,7 @@ static DELETE_MY_FOLLOWS_SHOPS_BY_SLUG: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10656,6 +10848,7 @@ static DELETE_MY_FOLLOWS_BY_FOLLOW_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "follow_id",
+            key: "follow_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10698,6 +10891,7 @@ static POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "follow_id",
+            key: "follow_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10740,6 +10934,7 @@ static DELETE_MY_FOLLOWS_BY_FOLLOW_ID_ALERT: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "follow_id",
+            key: "follow_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10793,6 +10988,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10803,6 +10999,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auction_price_max",
+            key: "auction_price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10813,6 +11010,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10825,6 +11023,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "product_type",
+            key: "product_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10837,6 +11036,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "conditions",
+            key: "conditions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -10849,6 +11049,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "decade",
+            key: "decade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10859,6 +11060,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "finish",
+            key: "finish",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10871,6 +11073,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "handmade",
+            key: "handmade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -10881,6 +11084,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_city",
+            key: "item_city",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10891,6 +11095,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_country",
+            key: "item_country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10903,6 +11108,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_region",
+            key: "item_region",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10915,6 +11121,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_state",
+            key: "item_state",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10927,6 +11134,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "make",
+            key: "make",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -10939,6 +11147,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "model",
+            key: "model",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10951,6 +11160,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "must_not",
+            key: "must_not",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10963,6 +11173,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_max",
+            key: "price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10975,6 +11186,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_min",
+            key: "price_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -10987,6 +11199,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "currency",
+            key: "currency",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10999,6 +11212,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_max",
+            key: "year_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11009,6 +11223,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_min",
+            key: "year_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11019,6 +11234,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_gift_cards",
+            key: "accepts_gift_cards",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11031,6 +11247,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "preferred_seller",
+            key: "preferred_seller",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11043,6 +11260,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop",
+            key: "shop",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11053,6 +11271,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop_id",
+            key: "shop_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11063,6 +11282,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "listing_type",
+            key: "listing_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11073,6 +11293,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ships_to",
+            key: "ships_to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11085,6 +11306,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "exclude_auctions",
+            key: "exclude_auctions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11095,6 +11317,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_payment_plans",
+            key: "accepts_payment_plans",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11107,6 +11330,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "watchers_count_min",
+            key: "watchers_count_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11119,6 +11343,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "not_ids",
+            key: "not_ids",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -11131,6 +11356,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "local_pickup",
+            key: "local_pickup",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11143,6 +11369,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "state",
+            key: "state",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11155,6 +11382,7 @@ static GET_MY_LISTINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sku",
+            key: "sku",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11208,6 +11436,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11218,6 +11447,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auction_price_max",
+            key: "auction_price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -11228,6 +11458,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11240,6 +11471,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "product_type",
+            key: "product_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11252,6 +11484,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "conditions",
+            key: "conditions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -11264,6 +11497,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "decade",
+            key: "decade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11274,6 +11508,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "finish",
+            key: "finish",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11286,6 +11521,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "handmade",
+            key: "handmade",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11296,6 +11532,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_city",
+            key: "item_city",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11306,6 +11543,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_country",
+            key: "item_country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11318,6 +11556,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_region",
+            key: "item_region",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11330,6 +11569,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "item_state",
+            key: "item_state",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11342,6 +11582,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "make",
+            key: "make",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -11354,6 +11595,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "model",
+            key: "model",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11366,6 +11608,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "must_not",
+            key: "must_not",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11378,6 +11621,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_max",
+            key: "price_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -11390,6 +11634,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "price_min",
+            key: "price_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -11402,6 +11647,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "currency",
+            key: "currency",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11414,6 +11660,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_max",
+            key: "year_max",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11424,6 +11671,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year_min",
+            key: "year_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11434,6 +11682,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_gift_cards",
+            key: "accepts_gift_cards",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11446,6 +11695,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "preferred_seller",
+            key: "preferred_seller",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11458,6 +11708,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop",
+            key: "shop",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11468,6 +11719,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "shop_id",
+            key: "shop_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11478,6 +11730,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "listing_type",
+            key: "listing_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11488,6 +11741,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ships_to",
+            key: "ships_to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11500,6 +11754,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "exclude_auctions",
+            key: "exclude_auctions",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11510,6 +11765,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "accepts_payment_plans",
+            key: "accepts_payment_plans",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11522,6 +11778,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "watchers_count_min",
+            key: "watchers_count_min",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11534,6 +11791,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "not_ids",
+            key: "not_ids",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -11546,6 +11804,7 @@ static GET_MY_LISTINGS_DRAFTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "local_pickup",
+            key: "local_pickup",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -11601,6 +11860,7 @@ static GET_MY_LISTINGS_NEGOTIATIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11611,6 +11871,7 @@ static GET_MY_LISTINGS_NEGOTIATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11621,6 +11882,7 @@ static GET_MY_LISTINGS_NEGOTIATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11674,6 +11936,7 @@ static PUT_MY_LISTINGS_BY_SLUG_STATE_END: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11687,6 +11950,7 @@ static PUT_MY_LISTINGS_BY_SLUG_STATE_END: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &PUT_MY_LISTINGS_BY_SLUG_STATE_END_BODY,
@@ -11779,6 +12043,7 @@ static GET_MY_NEGOTIATIONS_BUYING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11789,6 +12054,7 @@ static GET_MY_NEGOTIATIONS_BUYING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11799,6 +12065,7 @@ static GET_MY_NEGOTIATIONS_BUYING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11852,6 +12119,7 @@ static GET_MY_NEGOTIATIONS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11905,6 +12173,7 @@ static POST_MY_NEGOTIATIONS_BY_ID_ACCEPT: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11918,6 +12187,7 @@ static POST_MY_NEGOTIATIONS_BY_ID_ACCEPT: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_MY_NEGOTIATIONS_BY_ID_ACCEPT_BODY,
@@ -11968,6 +12238,7 @@ static POST_MY_NEGOTIATIONS_BY_ID_COUNTER: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11981,6 +12252,7 @@ static POST_MY_NEGOTIATIONS_BY_ID_COUNTER: runtime::Operation = runtime::Operati
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_MY_NEGOTIATIONS_BY_ID_COUNTER_BODY,
@@ -12031,6 +12303,7 @@ static POST_MY_NEGOTIATIONS_BY_ID_DECLINE: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12157,6 +12430,7 @@ static GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "uuid",
+            key: "uuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12252,6 +12526,7 @@ static GET_MY_ORDERS_BUYING_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12305,6 +12580,7 @@ static POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED: runtime::Operation = runtime::
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12442,6 +12718,7 @@ static GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID: runtime::Operation = run
     parameters: &[
         runtime::Parameter {
             name: "buyer_id",
+            key: "buyer_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12484,6 +12761,7 @@ static GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "uuid",
+            key: "uuid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12579,6 +12857,7 @@ static GET_MY_ORDERS_SELLING_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12632,6 +12911,7 @@ static POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP: runtime::Operation = runtime
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12645,6 +12925,7 @@ static POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP: runtime::Operation = runtime
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP_BODY,
@@ -12695,6 +12976,7 @@ static POST_MY_ORDERS_SELLING_BY_ID_SHIP: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12708,6 +12990,7 @@ static POST_MY_ORDERS_SELLING_BY_ID_SHIP: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_MY_ORDERS_SELLING_BY_ID_SHIP_BODY,
@@ -12758,6 +13041,7 @@ static POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS: runtime::Operation = 
     parameters: &[
         runtime::Parameter {
             name: "order_id",
+            key: "order_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12811,6 +13095,7 @@ static GET_MY_PAYMENTS_SELLING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -12821,6 +13106,7 @@ static GET_MY_PAYMENTS_SELLING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "per_page",
+            key: "per_page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -12831,6 +13117,7 @@ static GET_MY_PAYMENTS_SELLING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -12841,6 +13128,7 @@ static GET_MY_PAYMENTS_SELLING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "created_start_date",
+            key: "created_start_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12853,6 +13141,7 @@ static GET_MY_PAYMENTS_SELLING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "created_end_date",
+            key: "created_end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12865,6 +13154,7 @@ static GET_MY_PAYMENTS_SELLING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "updated_start_date",
+            key: "updated_start_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12877,6 +13167,7 @@ static GET_MY_PAYMENTS_SELLING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "updated_end_date",
+            key: "updated_end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12889,6 +13180,7 @@ static GET_MY_PAYMENTS_SELLING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order_id",
+            key: "order_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -12942,6 +13234,7 @@ static GET_MY_PAYMENTS_SELLING_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13037,6 +13330,7 @@ static GET_MY_PAYOUTS_BY_ID_LINE_ITEMS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13132,6 +13426,7 @@ static PUT_MY_REFUND_REQUESTS_SELLING_BY_ID: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13269,6 +13564,7 @@ static PUT_MY_WISHLIST_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13322,6 +13618,7 @@ static DELETE_MY_WISHLIST_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13364,6 +13661,7 @@ static GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "order_id",
+            key: "order_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13417,6 +13715,7 @@ static POST_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER: runtime::Operation = runtime::Ope
     parameters: &[
         runtime::Parameter {
             name: "order_id",
+            key: "order_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13459,6 +13758,7 @@ static GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER: runtime::Operation = runtime::Ope
     parameters: &[
         runtime::Parameter {
             name: "order_id",
+            key: "order_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13512,6 +13812,7 @@ static POST_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "order_id",
+            key: "order_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13585,6 +13886,7 @@ static GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY: runtime::Operation = runtime::
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13595,6 +13897,7 @@ static GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "number_of_months",
+            key: "number_of_months",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -13605,6 +13908,7 @@ static GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "condition",
+            key: "condition",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13647,6 +13951,7 @@ static GET_PRODUCTS_REVIEWS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13700,6 +14005,7 @@ static PUT_PRODUCTS_REVIEWS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13713,6 +14019,7 @@ static PUT_PRODUCTS_REVIEWS_BY_ID: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &PUT_PRODUCTS_REVIEWS_BY_ID_BODY,
@@ -13752,6 +14059,7 @@ static GET_PRODUCTS_BY_SLUG_REVIEWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13805,6 +14113,7 @@ static POST_PRODUCTS_BY_SLUG_REVIEWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13942,6 +14251,7 @@ static POST_SALES_BY_SALE_ID_LISTINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "sale_id",
+            key: "sale_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -13995,6 +14305,7 @@ static DELETE_SALES_BY_SALE_ID_LISTINGS: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "sale_id",
+            key: "sale_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14037,6 +14348,7 @@ static GET_SALES_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14196,6 +14508,7 @@ static PUT_SHOP: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &PUT_SHOP_BODY,
@@ -14445,6 +14758,7 @@ static GET_SHOPS_BY_ID_STOREFRONTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14498,6 +14812,7 @@ static GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES: runtime::Operation = runtime::Ope
     parameters: &[
         runtime::Parameter {
             name: "shop_id",
+            key: "shop_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14540,6 +14855,7 @@ static GET_SHOPS_BY_SLUG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14550,6 +14866,7 @@ static GET_SHOPS_BY_SLUG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "include_listing_count",
+            key: "include_listing_count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -14594,6 +14911,7 @@ static GET_SHOPS_BY_SLUG_FEEDBACK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14636,6 +14954,7 @@ static GET_SHOPS_BY_SLUG_FEEDBACK_BUYER: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14678,6 +14997,7 @@ static GET_SHOPS_BY_SLUG_FEEDBACK_SELLER: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "slug",
+            key: "slug",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14773,6 +15093,7 @@ static PUT_WANTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14826,6 +15147,7 @@ static DELETE_WANTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14901,6 +15223,7 @@ static POST_WEBHOOKS_REGISTRATIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::Some("the content of the request"),
         schema: &POST_WEBHOOKS_REGISTRATIONS_BODY,
@@ -14940,6 +15263,7 @@ static GET_WEBHOOKS_REGISTRATIONS_BY_ID: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -14982,6 +15306,7 @@ static DELETE_WEBHOOKS_REGISTRATIONS_BY_ID: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),

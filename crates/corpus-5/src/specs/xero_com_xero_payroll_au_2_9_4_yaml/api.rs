@@ -5149,6 +5149,7 @@ static GET_EMPLOYEES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5159,6 +5160,7 @@ static GET_EMPLOYEES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5171,6 +5173,7 @@ static GET_EMPLOYEES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "where",
+            key: "where",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5181,6 +5184,7 @@ static GET_EMPLOYEES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5191,6 +5195,7 @@ static GET_EMPLOYEES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5206,6 +5211,7 @@ static GET_EMPLOYEES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5263,6 +5269,7 @@ static CREATE_EMPLOYEE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5276,6 +5283,7 @@ static CREATE_EMPLOYEE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_EMPLOYEE_BODY,
@@ -5286,6 +5294,7 @@ static CREATE_EMPLOYEE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5338,6 +5347,7 @@ static GET_EMPLOYEE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5348,6 +5358,7 @@ static GET_EMPLOYEE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "EmployeeID",
+            key: "EmployeeID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5361,6 +5372,7 @@ static GET_EMPLOYEE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5407,6 +5419,7 @@ static UPDATE_EMPLOYEE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5417,6 +5430,7 @@ static UPDATE_EMPLOYEE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "EmployeeID",
+            key: "EmployeeID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5430,6 +5444,7 @@ static UPDATE_EMPLOYEE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_EMPLOYEE_BODY,
@@ -5440,6 +5455,7 @@ static UPDATE_EMPLOYEE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5486,6 +5502,7 @@ static GET_LEAVE_APPLICATIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5496,6 +5513,7 @@ static GET_LEAVE_APPLICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5508,6 +5526,7 @@ static GET_LEAVE_APPLICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "where",
+            key: "where",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5518,6 +5537,7 @@ static GET_LEAVE_APPLICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5528,6 +5548,7 @@ static GET_LEAVE_APPLICATIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5543,6 +5564,7 @@ static GET_LEAVE_APPLICATIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5600,6 +5622,7 @@ static CREATE_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5613,6 +5636,7 @@ static CREATE_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_LEAVE_APPLICATION_BODY,
@@ -5623,6 +5647,7 @@ static CREATE_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5675,6 +5700,7 @@ static GET_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5685,6 +5711,7 @@ static GET_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "LeaveApplicationID",
+            key: "LeaveApplicationID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5700,6 +5727,7 @@ static GET_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5746,6 +5774,7 @@ static UPDATE_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5756,6 +5785,7 @@ static UPDATE_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "LeaveApplicationID",
+            key: "LeaveApplicationID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5771,6 +5801,7 @@ static UPDATE_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPDATE_LEAVE_APPLICATION_BODY,
@@ -5781,6 +5812,7 @@ static UPDATE_LEAVE_APPLICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5833,6 +5865,7 @@ static GET_PAY_ITEMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5843,6 +5876,7 @@ static GET_PAY_ITEMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5855,6 +5889,7 @@ static GET_PAY_ITEMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "where",
+            key: "where",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5865,6 +5900,7 @@ static GET_PAY_ITEMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5875,6 +5911,7 @@ static GET_PAY_ITEMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5890,6 +5927,7 @@ static GET_PAY_ITEMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5947,6 +5985,7 @@ static CREATE_PAY_ITEM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5960,6 +5999,7 @@ static CREATE_PAY_ITEM: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_PAY_ITEM_BODY,
@@ -5970,6 +6010,7 @@ static CREATE_PAY_ITEM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request - currently returns empty array for JSON",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6022,6 +6063,7 @@ static GET_PAY_RUNS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6032,6 +6074,7 @@ static GET_PAY_RUNS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6044,6 +6087,7 @@ static GET_PAY_RUNS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "where",
+            key: "where",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6054,6 +6098,7 @@ static GET_PAY_RUNS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6064,6 +6109,7 @@ static GET_PAY_RUNS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6079,6 +6125,7 @@ static GET_PAY_RUNS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6136,6 +6183,7 @@ static CREATE_PAY_RUN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6149,6 +6197,7 @@ static CREATE_PAY_RUN: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_PAY_RUN_BODY,
@@ -6159,6 +6208,7 @@ static CREATE_PAY_RUN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6211,6 +6261,7 @@ static GET_PAY_RUN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6221,6 +6272,7 @@ static GET_PAY_RUN: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PayRunID",
+            key: "PayRunID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6234,6 +6286,7 @@ static GET_PAY_RUN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6280,6 +6333,7 @@ static UPDATE_PAY_RUN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6290,6 +6344,7 @@ static UPDATE_PAY_RUN: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PayRunID",
+            key: "PayRunID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6303,6 +6358,7 @@ static UPDATE_PAY_RUN: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_PAY_RUN_BODY,
@@ -6313,6 +6369,7 @@ static UPDATE_PAY_RUN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6359,6 +6416,7 @@ static GET_PAYROLL_CALENDARS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6369,6 +6427,7 @@ static GET_PAYROLL_CALENDARS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6381,6 +6440,7 @@ static GET_PAYROLL_CALENDARS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "where",
+            key: "where",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6391,6 +6451,7 @@ static GET_PAYROLL_CALENDARS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6401,6 +6462,7 @@ static GET_PAYROLL_CALENDARS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6416,6 +6478,7 @@ static GET_PAYROLL_CALENDARS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6473,6 +6536,7 @@ static CREATE_PAYROLL_CALENDAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6486,6 +6550,7 @@ static CREATE_PAYROLL_CALENDAR: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_PAYROLL_CALENDAR_BODY,
@@ -6496,6 +6561,7 @@ static CREATE_PAYROLL_CALENDAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6548,6 +6614,7 @@ static GET_PAYROLL_CALENDAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6558,6 +6625,7 @@ static GET_PAYROLL_CALENDAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PayrollCalendarID",
+            key: "PayrollCalendarID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6573,6 +6641,7 @@ static GET_PAYROLL_CALENDAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6630,6 +6699,7 @@ static GET_PAYSLIP: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6640,6 +6710,7 @@ static GET_PAYSLIP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PayslipID",
+            key: "PayslipID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6653,6 +6724,7 @@ static GET_PAYSLIP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6699,6 +6771,7 @@ static UPDATE_PAYSLIP: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6709,6 +6782,7 @@ static UPDATE_PAYSLIP: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PayslipID",
+            key: "PayslipID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6722,6 +6796,7 @@ static UPDATE_PAYSLIP: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_PAYSLIP_BODY,
@@ -6732,6 +6807,7 @@ static UPDATE_PAYSLIP: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request - currently returns empty array for JSON",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6778,6 +6854,7 @@ static GET_SETTINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6791,6 +6868,7 @@ static GET_SETTINGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "payroll settings",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6837,6 +6915,7 @@ static GET_SUPERFUND_PRODUCTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6847,6 +6926,7 @@ static GET_SUPERFUND_PRODUCTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ABN",
+            key: "ABN",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6859,6 +6939,7 @@ static GET_SUPERFUND_PRODUCTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "USI",
+            key: "USI",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6874,6 +6955,7 @@ static GET_SUPERFUND_PRODUCTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6931,6 +7013,7 @@ static GET_SUPERFUNDS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6941,6 +7024,7 @@ static GET_SUPERFUNDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6953,6 +7037,7 @@ static GET_SUPERFUNDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "where",
+            key: "where",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6963,6 +7048,7 @@ static GET_SUPERFUNDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6973,6 +7059,7 @@ static GET_SUPERFUNDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6988,6 +7075,7 @@ static GET_SUPERFUNDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7045,6 +7133,7 @@ static CREATE_SUPERFUND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7058,6 +7147,7 @@ static CREATE_SUPERFUND: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_SUPERFUND_BODY,
@@ -7068,6 +7158,7 @@ static CREATE_SUPERFUND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7120,6 +7211,7 @@ static GET_SUPERFUND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7130,6 +7222,7 @@ static GET_SUPERFUND: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "SuperFundID",
+            key: "SuperFundID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7143,6 +7236,7 @@ static GET_SUPERFUND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7189,6 +7283,7 @@ static UPDATE_SUPERFUND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7199,6 +7294,7 @@ static UPDATE_SUPERFUND: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "SuperFundID",
+            key: "SuperFundID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7212,6 +7308,7 @@ static UPDATE_SUPERFUND: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_SUPERFUND_BODY,
@@ -7222,6 +7319,7 @@ static UPDATE_SUPERFUND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7268,6 +7366,7 @@ static GET_TIMESHEETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7278,6 +7377,7 @@ static GET_TIMESHEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7290,6 +7390,7 @@ static GET_TIMESHEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "where",
+            key: "where",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7300,6 +7401,7 @@ static GET_TIMESHEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7310,6 +7412,7 @@ static GET_TIMESHEETS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7325,6 +7428,7 @@ static GET_TIMESHEETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7382,6 +7486,7 @@ static CREATE_TIMESHEET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7395,6 +7500,7 @@ static CREATE_TIMESHEET: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_TIMESHEET_BODY,
@@ -7405,6 +7511,7 @@ static CREATE_TIMESHEET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7457,6 +7564,7 @@ static GET_TIMESHEET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7467,6 +7575,7 @@ static GET_TIMESHEET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "TimesheetID",
+            key: "TimesheetID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7480,6 +7589,7 @@ static GET_TIMESHEET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "search results matching criteria",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7526,6 +7636,7 @@ static UPDATE_TIMESHEET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Xero-Tenant-Id",
+            key: "Xero-Tenant-Id",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7536,6 +7647,7 @@ static UPDATE_TIMESHEET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "TimesheetID",
+            key: "TimesheetID",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7549,6 +7661,7 @@ static UPDATE_TIMESHEET: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_TIMESHEET_BODY,
@@ -7559,6 +7672,7 @@ static UPDATE_TIMESHEET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "A successful request",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

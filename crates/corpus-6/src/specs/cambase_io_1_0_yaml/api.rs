@@ -1364,6 +1364,7 @@ static API_V1_MODELS_INDEX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1374,6 +1375,7 @@ static API_V1_MODELS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1387,6 +1389,7 @@ static API_V1_MODELS_INDEX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1435,6 +1438,7 @@ static API_V1_MODELS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &API_V1_MODELS_CREATE_BODY,
@@ -1470,6 +1474,7 @@ static API_V1_MODELS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1511,6 +1516,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1521,6 +1527,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[model_cont]",
+            key: "q[model_cont]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1531,6 +1538,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[manufacturer_name_cont]",
+            key: "q[manufacturer_name_cont]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1541,6 +1549,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[shape_eq]",
+            key: "q[shape_eq]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1551,6 +1560,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[resolution_eq]",
+            key: "q[resolution_eq]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1561,6 +1571,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[onvif_true]",
+            key: "q[onvif_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1571,6 +1582,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[psia_true]",
+            key: "q[psia_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1581,6 +1593,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[ptz_true]",
+            key: "q[ptz_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1591,6 +1604,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[infrared_true]",
+            key: "q[infrared_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1601,6 +1615,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[varifocal_true]",
+            key: "q[varifocal_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1611,6 +1626,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[sd_card_true]",
+            key: "q[sd_card_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1621,6 +1637,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[upnp_true]",
+            key: "q[upnp_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1631,6 +1648,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[audio_in_true]",
+            key: "q[audio_in_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1641,6 +1659,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[audio_out_true]",
+            key: "q[audio_out_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1654,6 +1673,7 @@ static API_V1_MODELS_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1700,6 +1720,7 @@ static API_V1_MODELS_SHOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1713,6 +1734,7 @@ static API_V1_MODELS_SHOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1759,6 +1781,7 @@ static PUT_API_V1_MODELS_ID_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1772,6 +1795,7 @@ static PUT_API_V1_MODELS_ID_JSON: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_API_V1_MODELS_ID_JSON_BODY,
@@ -1807,6 +1831,7 @@ static PUT_API_V1_MODELS_ID_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1853,6 +1878,7 @@ static PATCH_API_V1_MODELS_ID_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1866,6 +1892,7 @@ static PATCH_API_V1_MODELS_ID_JSON: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PATCH_API_V1_MODELS_ID_JSON_BODY,
@@ -1901,6 +1928,7 @@ static PATCH_API_V1_MODELS_ID_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1947,6 +1975,7 @@ static API_V1_RECORDERS_INDEX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1957,6 +1986,7 @@ static API_V1_RECORDERS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1970,6 +2000,7 @@ static API_V1_RECORDERS_INDEX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2018,6 +2049,7 @@ static API_V1_RECORDERS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &API_V1_RECORDERS_CREATE_BODY,
@@ -2085,6 +2117,7 @@ static API_V1_RECORDERS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2126,6 +2159,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2136,6 +2170,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[model_cont]",
+            key: "q[model_cont]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2146,6 +2181,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[vendor_name_cont]",
+            key: "q[vendor_name_cont]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2156,6 +2192,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[sdhc_eq]",
+            key: "q[sdhc_eq]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2166,6 +2203,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[type_eq]",
+            key: "q[type_eq]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2176,6 +2214,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[resolution_eq]",
+            key: "q[resolution_eq]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2186,6 +2225,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[input_channels_eq]",
+            key: "q[input_channels_eq]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2196,6 +2236,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[playback_channels_eq]",
+            key: "q[playback_channels_eq]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2206,6 +2247,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[onvif_true]",
+            key: "q[onvif_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2216,6 +2258,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[psia_true]",
+            key: "q[psia_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2226,6 +2269,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[ptz_true]",
+            key: "q[ptz_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2236,6 +2280,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[sd_card_true]",
+            key: "q[sd_card_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2246,6 +2291,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[upnp_true]",
+            key: "q[upnp_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2256,6 +2302,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[audio_in_true]",
+            key: "q[audio_in_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2266,6 +2313,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[audio_out_true]",
+            key: "q[audio_out_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2276,6 +2324,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[hdmi_true]",
+            key: "q[hdmi_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2286,6 +2335,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[hot_swap_true]",
+            key: "q[hot_swap_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2296,6 +2346,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[support_3rdparty_true]",
+            key: "q[support_3rdparty_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2306,6 +2357,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "q[digital_io_true]",
+            key: "q[digital_io_true]",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2319,6 +2371,7 @@ static API_V1_RECORDERS_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2365,6 +2418,7 @@ static API_V1_RECORDERS_SHOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2378,6 +2432,7 @@ static API_V1_RECORDERS_SHOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2424,6 +2479,7 @@ static PUT_API_V1_RECORDERS_ID_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2437,6 +2493,7 @@ static PUT_API_V1_RECORDERS_ID_JSON: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_API_V1_RECORDERS_ID_JSON_BODY,
@@ -2504,6 +2561,7 @@ static PUT_API_V1_RECORDERS_ID_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2550,6 +2608,7 @@ static PATCH_API_V1_RECORDERS_ID_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2563,6 +2622,7 @@ static PATCH_API_V1_RECORDERS_ID_JSON: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PATCH_API_V1_RECORDERS_ID_JSON_BODY,
@@ -2630,6 +2690,7 @@ static PATCH_API_V1_RECORDERS_ID_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2676,6 +2737,7 @@ static API_V1_VENDORS_INDEX: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2686,6 +2748,7 @@ static API_V1_VENDORS_INDEX: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2699,6 +2762,7 @@ static API_V1_VENDORS_INDEX: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2747,6 +2811,7 @@ static API_V1_VENDORS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &API_V1_VENDORS_CREATE_BODY,
@@ -2762,6 +2827,7 @@ static API_V1_VENDORS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2803,6 +2869,7 @@ static API_V1_VENDORS_SHOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2813,6 +2880,7 @@ static API_V1_VENDORS_SHOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "order",
+            key: "order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2826,6 +2894,7 @@ static API_V1_VENDORS_SHOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2872,6 +2941,7 @@ static PUT_API_V1_VENDORS_ID_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2885,6 +2955,7 @@ static PUT_API_V1_VENDORS_ID_JSON: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PUT_API_V1_VENDORS_ID_JSON_BODY,
@@ -2900,6 +2971,7 @@ static PUT_API_V1_VENDORS_ID_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2946,6 +3018,7 @@ static PATCH_API_V1_VENDORS_ID_JSON: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2959,6 +3032,7 @@ static PATCH_API_V1_VENDORS_ID_JSON: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &PATCH_API_V1_VENDORS_ID_JSON_BODY,
@@ -2974,6 +3048,7 @@ static PATCH_API_V1_VENDORS_ID_JSON: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],

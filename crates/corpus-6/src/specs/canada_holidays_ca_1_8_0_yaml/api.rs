@@ -926,6 +926,7 @@ static ROOT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -961,6 +962,7 @@ static HOLIDAYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -971,6 +973,7 @@ static HOLIDAYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "federal",
+            key: "federal",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -983,6 +986,7 @@ static HOLIDAYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "optional",
+            key: "optional",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -998,6 +1002,7 @@ static HOLIDAYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1033,6 +1038,7 @@ static HOLIDAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "holidayId",
+            key: "holidayId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1043,6 +1049,7 @@ static HOLIDAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1053,6 +1060,7 @@ static HOLIDAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "optional",
+            key: "optional",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1068,6 +1076,7 @@ static HOLIDAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1114,6 +1123,7 @@ static PROVINCES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1124,6 +1134,7 @@ static PROVINCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "optional",
+            key: "optional",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1139,6 +1150,7 @@ static PROVINCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1174,6 +1186,7 @@ static PROVINCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "provinceId",
+            key: "provinceId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1184,6 +1197,7 @@ static PROVINCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1194,6 +1208,7 @@ static PROVINCE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "optional",
+            key: "optional",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1209,6 +1224,7 @@ static PROVINCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1257,6 +1273,7 @@ static SPEC: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::None,
             headers: &[],

@@ -249,6 +249,7 @@ static CREATE_ALERT_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "who",
+            key: "who",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -261,6 +262,7 @@ static CREATE_ALERT_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -273,6 +275,7 @@ static CREATE_ALERT_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "condition",
+            key: "condition",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -285,6 +288,7 @@ static CREATE_ALERT_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -300,6 +304,7 @@ static CREATE_ALERT_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -330,6 +335,7 @@ static POST_DWEET_FOR_BY_THING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -342,6 +348,7 @@ static POST_DWEET_FOR_BY_THING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -357,6 +364,7 @@ static POST_DWEET_FOR_BY_THING: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The actual content of the string. Can be any valid JSON string.",
@@ -369,6 +377,7 @@ static POST_DWEET_FOR_BY_THING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -399,6 +408,7 @@ static POST_DWEET_QUIETLY_FOR_BY_THING: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -411,6 +421,7 @@ static POST_DWEET_QUIETLY_FOR_BY_THING: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -426,6 +437,7 @@ static POST_DWEET_QUIETLY_FOR_BY_THING: runtime::Operation = runtime::Operation 
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The actual content of the string. Can be any valid JSON string.",
@@ -438,6 +450,7 @@ static POST_DWEET_QUIETLY_FOR_BY_THING: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -468,6 +481,7 @@ static GET_ALERT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -478,6 +492,7 @@ static GET_ALERT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -493,6 +508,7 @@ static GET_ALERT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -523,6 +539,7 @@ static GET_GET_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -533,6 +550,7 @@ static GET_GET_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -548,6 +566,7 @@ static GET_GET_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -578,6 +597,7 @@ static GET_LATEST_DWEET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -588,6 +608,7 @@ static GET_LATEST_DWEET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -603,6 +624,7 @@ static GET_LATEST_DWEET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -633,6 +655,7 @@ static GET_STORED_ALERTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -643,6 +666,7 @@ static GET_STORED_ALERTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -655,6 +679,7 @@ static GET_STORED_ALERTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date",
+            key: "date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -667,6 +692,7 @@ static GET_STORED_ALERTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "hour",
+            key: "hour",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -679,6 +705,7 @@ static GET_STORED_ALERTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "responseType",
+            key: "responseType",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -694,6 +721,7 @@ static GET_STORED_ALERTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -724,6 +752,7 @@ static GET_GET_STORED_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -734,6 +763,7 @@ static GET_GET_STORED_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -746,6 +776,7 @@ static GET_GET_STORED_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "date",
+            key: "date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -758,6 +789,7 @@ static GET_GET_STORED_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "hour",
+            key: "hour",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -770,6 +802,7 @@ static GET_GET_STORED_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "responseType",
+            key: "responseType",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -785,6 +818,7 @@ static GET_GET_STORED_DWEETS_FOR_BY_THING: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -815,6 +849,7 @@ static LISTEN_FOR_DWEETS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -828,6 +863,7 @@ static LISTEN_FOR_DWEETS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -858,6 +894,7 @@ static LOCK_THING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -868,6 +905,7 @@ static LOCK_THING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "lock",
+            key: "lock",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -878,6 +916,7 @@ static LOCK_THING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -891,6 +930,7 @@ static LOCK_THING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -921,6 +961,7 @@ static REMOVE_ALERT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -931,6 +972,7 @@ static REMOVE_ALERT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -946,6 +988,7 @@ static REMOVE_ALERT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -976,6 +1019,7 @@ static REMOVE_LOCK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "lock",
+            key: "lock",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -986,6 +1030,7 @@ static REMOVE_LOCK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -999,6 +1044,7 @@ static REMOVE_LOCK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1029,6 +1075,7 @@ static UNLOCK_THING: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "thing",
+            key: "thing",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1039,6 +1086,7 @@ static UNLOCK_THING: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1052,6 +1100,7 @@ static UNLOCK_THING: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "No response was specified",
             content: ::std::option::Option::None,
             headers: &[],

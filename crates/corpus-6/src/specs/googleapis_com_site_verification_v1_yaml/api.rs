@@ -894,6 +894,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -904,6 +905,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -916,6 +918,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -928,6 +931,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -940,6 +944,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -952,6 +957,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -964,6 +970,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -979,6 +986,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN_BODY,
@@ -989,6 +997,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN: runtime::Operation = runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1041,6 +1050,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_LIST: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1051,6 +1061,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_LIST: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1063,6 +1074,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_LIST: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1075,6 +1087,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_LIST: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1087,6 +1100,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_LIST: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1099,6 +1113,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_LIST: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1111,6 +1126,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_LIST: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1126,6 +1142,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_LIST: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1198,6 +1215,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1208,6 +1226,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1220,6 +1239,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1232,6 +1252,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1244,6 +1265,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1256,6 +1278,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1268,6 +1291,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1280,6 +1304,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "verificationMethod",
+            key: "verificationMethod",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1295,6 +1320,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SITE_VERIFICATION_WEB_RESOURCE_INSERT_BODY,
@@ -1305,6 +1331,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_INSERT: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1357,6 +1384,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1367,6 +1395,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1379,6 +1408,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1391,6 +1421,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1403,6 +1434,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1415,6 +1447,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1427,6 +1460,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1439,6 +1473,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1454,6 +1489,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_GET: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1506,6 +1542,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1516,6 +1553,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1528,6 +1566,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1540,6 +1579,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1552,6 +1592,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1564,6 +1605,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1576,6 +1618,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1588,6 +1631,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1603,6 +1647,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SITE_VERIFICATION_WEB_RESOURCE_UPDATE_BODY,
@@ -1613,6 +1658,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_UPDATE: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1665,6 +1711,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1675,6 +1722,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1687,6 +1735,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1699,6 +1748,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1711,6 +1761,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1723,6 +1774,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1735,6 +1787,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1747,6 +1800,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1762,6 +1816,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_DELETE: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1809,6 +1864,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "alt",
+            key: "alt",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1819,6 +1875,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1831,6 +1888,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1843,6 +1901,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
         },
         runtime::Parameter {
             name: "oauth_token",
+            key: "oauth_token",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1855,6 +1914,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
         },
         runtime::Parameter {
             name: "prettyPrint",
+            key: "prettyPrint",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1867,6 +1927,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
         },
         runtime::Parameter {
             name: "quotaUser",
+            key: "quotaUser",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1879,6 +1940,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
         },
         runtime::Parameter {
             name: "userIp",
+            key: "userIp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1891,6 +1953,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
         },
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1906,6 +1969,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &SITE_VERIFICATION_WEB_RESOURCE_PATCH_BODY,
@@ -1916,6 +1980,7 @@ static SITE_VERIFICATION_WEB_RESOURCE_PATCH: runtime::Operation = runtime::Opera
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

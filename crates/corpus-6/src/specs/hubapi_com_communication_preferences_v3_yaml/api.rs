@@ -664,6 +664,7 @@ static GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE: runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -754,6 +755,7 @@ static GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STA
     parameters: &[
         runtime::Parameter {
             name: "emailAddress",
+            key: "emailAddress",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -767,6 +769,7 @@ static GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STA
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -858,6 +861,7 @@ static POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE: runtime::Operation
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE_BODY,
@@ -868,6 +872,7 @@ static POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE: runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -959,6 +964,7 @@ static POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE: runtime::Opera
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE_BODY,
@@ -969,6 +975,7 @@ static POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE: runtime::Opera
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

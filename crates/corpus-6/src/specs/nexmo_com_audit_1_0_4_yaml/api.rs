@@ -999,6 +999,7 @@ static GET_EVENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "event_type",
+            key: "event_type",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1011,6 +1012,7 @@ static GET_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date_from",
+            key: "date_from",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1023,6 +1025,7 @@ static GET_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date_to",
+            key: "date_to",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1035,6 +1038,7 @@ static GET_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "search_text",
+            key: "search_text",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1047,6 +1051,7 @@ static GET_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1059,6 +1064,7 @@ static GET_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "size",
+            key: "size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1072,6 +1078,7 @@ static GET_EVENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1151,6 +1158,7 @@ static GET_EVENTS_OPTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1162,6 +1170,7 @@ static GET_EVENTS_OPTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1224,6 +1233,7 @@ static GET_EVENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1239,6 +1249,7 @@ static GET_EVENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -91,6 +91,7 @@ static LIST_VERSIONSV2: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200 response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -102,6 +103,7 @@ static LIST_VERSIONSV2: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 300u16,
+            last: 300u16,
             description: "300 response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -139,6 +141,7 @@ static GET_VERSION_DETAILSV2: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200 response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -150,6 +153,7 @@ static GET_VERSION_DETAILSV2: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 203u16,
+            last: 203u16,
             description: "203 response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

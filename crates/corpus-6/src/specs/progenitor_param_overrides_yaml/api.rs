@@ -79,6 +79,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "uniqueKey",
+            key: "uniqueKey",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -91,6 +92,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "key",
+            key: "key",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -106,6 +108,7 @@ static KEY_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::None,
             headers: &[],

@@ -771,6 +771,7 @@ static INSTANCE_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -829,6 +830,7 @@ static INSTANCE_ENSURE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_ENSURE_BODY,
@@ -839,6 +841,7 @@ static INSTANCE_ENSURE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful creation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -895,6 +898,7 @@ static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -905,6 +909,7 @@ static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "snapshot_id",
+            key: "snapshot_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -918,6 +923,7 @@ static INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST: runtime::Operation = runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -976,6 +982,7 @@ static INSTANCE_MIGRATE_STATUS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_MIGRATE_STATUS_BODY,
@@ -986,6 +993,7 @@ static INSTANCE_MIGRATE_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1044,6 +1052,7 @@ static INSTANCE_SERIAL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 101u16,
+            last: 101u16,
             description: "Negotiating protocol upgrade from HTTP/1.1 to WebSocket",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1097,6 +1106,7 @@ static INSTANCE_STATE_PUT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_STATE_PUT_BODY,
@@ -1107,6 +1117,7 @@ static INSTANCE_STATE_PUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "resource updated",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1160,6 +1171,7 @@ static INSTANCE_STATE_MONITOR: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &INSTANCE_STATE_MONITOR_BODY,
@@ -1170,6 +1182,7 @@ static INSTANCE_STATE_MONITOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

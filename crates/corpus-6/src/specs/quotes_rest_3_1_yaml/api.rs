@@ -1405,6 +1405,7 @@ static GET_QOD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1415,6 +1416,7 @@ static GET_QOD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1430,6 +1432,7 @@ static GET_QOD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1488,6 +1491,7 @@ static GET_QOD_CATEGORIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1500,6 +1504,7 @@ static GET_QOD_CATEGORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "detailed",
+            key: "detailed",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -1515,6 +1520,7 @@ static GET_QOD_CATEGORIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1575,6 +1581,7 @@ static GET_QOD_LANGUAGES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1622,6 +1629,7 @@ static GET_QSHOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1635,6 +1643,7 @@ static GET_QSHOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1703,6 +1712,7 @@ static PUT_QSHOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "title",
+            key: "title",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1713,6 +1723,7 @@ static PUT_QSHOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "description",
+            key: "description",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1723,6 +1734,7 @@ static PUT_QSHOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1736,6 +1748,7 @@ static PUT_QSHOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1794,6 +1807,7 @@ static DELETE_QSHOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1807,6 +1821,7 @@ static DELETE_QSHOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/xml",
@@ -1875,6 +1890,7 @@ static PATCH_QSHOW: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1885,6 +1901,7 @@ static PATCH_QSHOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "title",
+            key: "title",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1895,6 +1912,7 @@ static PATCH_QSHOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "description",
+            key: "description",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1905,6 +1923,7 @@ static PATCH_QSHOW: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1918,6 +1937,7 @@ static PATCH_QSHOW: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1986,6 +2006,7 @@ static GET_QSHOW_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1998,6 +2019,7 @@ static GET_QSHOW_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "public",
+            key: "public",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2013,6 +2035,7 @@ static GET_QSHOW_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2071,6 +2094,7 @@ static GET_QSHOW_QUOTES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2084,6 +2108,7 @@ static GET_QSHOW_QUOTES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2152,6 +2177,7 @@ static POST_QSHOW_QUOTES_ADD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2162,6 +2188,7 @@ static POST_QSHOW_QUOTES_ADD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "quoteid",
+            key: "quoteid",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2177,6 +2204,7 @@ static POST_QSHOW_QUOTES_ADD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2245,6 +2273,7 @@ static POST_QSHOW_QUOTES_REMOVE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2255,6 +2284,7 @@ static POST_QSHOW_QUOTES_REMOVE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "quoteid",
+            key: "quoteid",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2270,6 +2300,7 @@ static POST_QSHOW_QUOTES_REMOVE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2338,6 +2369,7 @@ static GET_QUOTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2351,6 +2383,7 @@ static GET_QUOTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2409,6 +2442,7 @@ static PUT_QUOTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote",
+            key: "quote",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2419,6 +2453,7 @@ static PUT_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "author",
+            key: "author",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2429,6 +2464,7 @@ static PUT_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2439,6 +2475,7 @@ static PUT_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2454,6 +2491,7 @@ static PUT_QUOTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2512,6 +2550,7 @@ static POST_QUOTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote",
+            key: "quote",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2522,6 +2561,7 @@ static POST_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "author",
+            key: "author",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2532,6 +2572,7 @@ static POST_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2542,6 +2583,7 @@ static POST_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2557,6 +2599,7 @@ static POST_QUOTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2615,6 +2658,7 @@ static DELETE_QUOTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2628,6 +2672,7 @@ static DELETE_QUOTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/xml",
@@ -2696,6 +2741,7 @@ static PATCH_QUOTE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2706,6 +2752,7 @@ static PATCH_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "quote",
+            key: "quote",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2716,6 +2763,7 @@ static PATCH_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "author",
+            key: "author",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2726,6 +2774,7 @@ static PATCH_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2738,6 +2787,7 @@ static PATCH_QUOTE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2751,6 +2801,7 @@ static PATCH_QUOTE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2809,6 +2860,7 @@ static GET_QUOTE_AUTHORS_POPULAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2821,6 +2873,7 @@ static GET_QUOTE_AUTHORS_POPULAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "detailed",
+            key: "detailed",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2833,6 +2886,7 @@ static GET_QUOTE_AUTHORS_POPULAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2845,6 +2899,7 @@ static GET_QUOTE_AUTHORS_POPULAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2860,6 +2915,7 @@ static GET_QUOTE_AUTHORS_POPULAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2918,6 +2974,7 @@ static GET_QUOTE_AUTHORS_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2930,6 +2987,7 @@ static GET_QUOTE_AUTHORS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2942,6 +3000,7 @@ static GET_QUOTE_AUTHORS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "detailed",
+            key: "detailed",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2954,6 +3013,7 @@ static GET_QUOTE_AUTHORS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2966,6 +3026,7 @@ static GET_QUOTE_AUTHORS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2981,6 +3042,7 @@ static GET_QUOTE_AUTHORS_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3039,6 +3101,7 @@ static GET_QUOTE_CATEGORIES_POPULAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3051,6 +3114,7 @@ static GET_QUOTE_CATEGORIES_POPULAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3066,6 +3130,7 @@ static GET_QUOTE_CATEGORIES_POPULAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3113,6 +3178,7 @@ static GET_QUOTE_CATEGORIES_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3125,6 +3191,7 @@ static GET_QUOTE_CATEGORIES_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3137,6 +3204,7 @@ static GET_QUOTE_CATEGORIES_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3152,6 +3220,7 @@ static GET_QUOTE_CATEGORIES_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3199,6 +3268,7 @@ static PUT_QUOTE_DISLIKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote_id",
+            key: "quote_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3212,6 +3282,7 @@ static PUT_QUOTE_DISLIKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3280,6 +3351,7 @@ static POST_QUOTE_DISLIKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote_id",
+            key: "quote_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3293,6 +3365,7 @@ static POST_QUOTE_DISLIKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3361,6 +3434,7 @@ static DELETE_QUOTE_DISLIKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote_id",
+            key: "quote_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3374,6 +3448,7 @@ static DELETE_QUOTE_DISLIKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3442,6 +3517,7 @@ static GET_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3452,6 +3528,7 @@ static GET_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "binary",
+            key: "binary",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3467,6 +3544,7 @@ static GET_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3535,6 +3613,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote_id",
+            key: "quote_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3545,6 +3624,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bgimage_id",
+            key: "bgimage_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3559,6 +3639,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "bg_color",
+            key: "bg_color",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3571,6 +3652,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "font_id",
+            key: "font_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3581,6 +3663,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "text_color",
+            key: "text_color",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3591,6 +3674,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "text_size",
+            key: "text_size",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3601,6 +3685,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "halign",
+            key: "halign",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3611,6 +3696,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "valign",
+            key: "valign",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3621,6 +3707,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "width",
+            key: "width",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3633,6 +3720,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "height",
+            key: "height",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3645,6 +3733,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "branding",
+            key: "branding",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3657,6 +3746,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "include_transparent_layer",
+            key: "include_transparent_layer",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -3672,6 +3762,7 @@ static PUT_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3740,6 +3831,7 @@ static DELETE_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3753,6 +3845,7 @@ static DELETE_QUOTE_IMAGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/xml",
@@ -3823,6 +3916,7 @@ static POST_QUOTE_IMAGE_BACKGROUND: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_QUOTE_IMAGE_BACKGROUND_BODY,
@@ -3843,6 +3937,7 @@ static POST_QUOTE_IMAGE_BACKGROUND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3901,6 +3996,7 @@ static DELETE_QUOTE_IMAGE_BACKGROUND: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3914,6 +4010,7 @@ static DELETE_QUOTE_IMAGE_BACKGROUND: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/xml",
@@ -3982,6 +4079,7 @@ static GET_QUOTE_IMAGE_BACKGROUND_LIST: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3997,6 +4095,7 @@ static GET_QUOTE_IMAGE_BACKGROUND_LIST: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4065,6 +4164,7 @@ static GET_QUOTE_IMAGE_BACKGROUND_SEARCH: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4078,6 +4178,7 @@ static GET_QUOTE_IMAGE_BACKGROUND_SEARCH: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4146,6 +4247,7 @@ static POST_QUOTE_IMAGE_BACKGROUND_TAGS_ADD: runtime::Operation = runtime::Opera
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4156,6 +4258,7 @@ static POST_QUOTE_IMAGE_BACKGROUND_TAGS_ADD: runtime::Operation = runtime::Opera
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4169,6 +4272,7 @@ static POST_QUOTE_IMAGE_BACKGROUND_TAGS_ADD: runtime::Operation = runtime::Opera
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4237,6 +4341,7 @@ static POST_QUOTE_IMAGE_BACKGROUND_TAGS_REMOVE: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4247,6 +4352,7 @@ static POST_QUOTE_IMAGE_BACKGROUND_TAGS_REMOVE: runtime::Operation = runtime::Op
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4260,6 +4366,7 @@ static POST_QUOTE_IMAGE_BACKGROUND_TAGS_REMOVE: runtime::Operation = runtime::Op
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4330,6 +4437,7 @@ static POST_QUOTE_IMAGE_FONT: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_QUOTE_IMAGE_FONT_BODY,
@@ -4350,6 +4458,7 @@ static POST_QUOTE_IMAGE_FONT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4408,6 +4517,7 @@ static DELETE_QUOTE_IMAGE_FONT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4421,6 +4531,7 @@ static DELETE_QUOTE_IMAGE_FONT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/xml",
@@ -4489,6 +4600,7 @@ static GET_QUOTE_IMAGE_FONT_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4504,6 +4616,7 @@ static GET_QUOTE_IMAGE_FONT_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4572,6 +4685,7 @@ static GET_QUOTE_IMAGE_FONT_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4585,6 +4699,7 @@ static GET_QUOTE_IMAGE_FONT_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4653,6 +4768,7 @@ static POST_QUOTE_IMAGE_FONT_TAGS_ADD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4663,6 +4779,7 @@ static POST_QUOTE_IMAGE_FONT_TAGS_ADD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4676,6 +4793,7 @@ static POST_QUOTE_IMAGE_FONT_TAGS_ADD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4744,6 +4862,7 @@ static POST_QUOTE_IMAGE_FONT_TAGS_REMOVE: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4754,6 +4873,7 @@ static POST_QUOTE_IMAGE_FONT_TAGS_REMOVE: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4767,6 +4887,7 @@ static POST_QUOTE_IMAGE_FONT_TAGS_REMOVE: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4835,6 +4956,7 @@ static GET_QUOTE_IMAGE_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4845,6 +4967,7 @@ static GET_QUOTE_IMAGE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "author",
+            key: "author",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4855,6 +4978,7 @@ static GET_QUOTE_IMAGE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "private",
+            key: "private",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -4870,6 +4994,7 @@ static GET_QUOTE_IMAGE_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4938,6 +5063,7 @@ static PUT_QUOTE_LIKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote_id",
+            key: "quote_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4951,6 +5077,7 @@ static PUT_QUOTE_LIKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5019,6 +5146,7 @@ static POST_QUOTE_LIKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote_id",
+            key: "quote_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5032,6 +5160,7 @@ static POST_QUOTE_LIKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5100,6 +5229,7 @@ static DELETE_QUOTE_LIKE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "quote_id",
+            key: "quote_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5113,6 +5243,7 @@ static DELETE_QUOTE_LIKE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5181,6 +5312,7 @@ static GET_QUOTE_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5193,6 +5325,7 @@ static GET_QUOTE_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5208,6 +5341,7 @@ static GET_QUOTE_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5266,6 +5400,7 @@ static GET_QUOTE_RANDOM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5278,6 +5413,7 @@ static GET_QUOTE_RANDOM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5293,6 +5429,7 @@ static GET_QUOTE_RANDOM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5351,6 +5488,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5361,6 +5499,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "author",
+            key: "author",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5371,6 +5510,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "minlength",
+            key: "minlength",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5381,6 +5521,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "maxlength",
+            key: "maxlength",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5391,6 +5532,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5403,6 +5545,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "private",
+            key: "private",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -5415,6 +5558,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5427,6 +5571,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "limit",
+            key: "limit",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5439,6 +5584,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "sfw",
+            key: "sfw",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -5454,6 +5600,7 @@ static GET_QUOTE_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5522,6 +5669,7 @@ static POST_QUOTE_TAGS_ADD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5532,6 +5680,7 @@ static POST_QUOTE_TAGS_ADD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5545,6 +5694,7 @@ static POST_QUOTE_TAGS_ADD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5613,6 +5763,7 @@ static POST_QUOTE_TAGS_REMOVE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5623,6 +5774,7 @@ static POST_QUOTE_TAGS_REMOVE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tags",
+            key: "tags",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5636,6 +5788,7 @@ static POST_QUOTE_TAGS_REMOVE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "200  response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

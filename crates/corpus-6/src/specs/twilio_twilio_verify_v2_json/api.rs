@@ -17907,6 +17907,7 @@ static CREATE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -17922,6 +17923,7 @@ static CREATE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_ACCESS_TOKEN_BODY,
@@ -17937,6 +17939,7 @@ static CREATE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -17989,6 +17992,7 @@ static CREATE_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18076,6 +18080,7 @@ static FETCH_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18088,6 +18093,7 @@ static FETCH_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18103,6 +18109,7 @@ static FETCH_ACCESS_TOKEN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18190,6 +18197,7 @@ static LIST_BUCKET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18202,6 +18210,7 @@ static LIST_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "RateLimitSid",
+            key: "RateLimitSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18214,6 +18223,7 @@ static LIST_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18226,6 +18236,7 @@ static LIST_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18238,6 +18249,7 @@ static LIST_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18253,6 +18265,7 @@ static LIST_BUCKET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18340,6 +18353,7 @@ static CREATE_BUCKET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18352,6 +18366,7 @@ static CREATE_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "RateLimitSid",
+            key: "RateLimitSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18367,6 +18382,7 @@ static CREATE_BUCKET: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_BUCKET_BODY,
@@ -18380,6 +18396,7 @@ static CREATE_BUCKET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18467,6 +18484,7 @@ static FETCH_BUCKET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18479,6 +18497,7 @@ static FETCH_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "RateLimitSid",
+            key: "RateLimitSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18491,6 +18510,7 @@ static FETCH_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18506,6 +18526,7 @@ static FETCH_BUCKET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18593,6 +18614,7 @@ static UPDATE_BUCKET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18605,6 +18627,7 @@ static UPDATE_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "RateLimitSid",
+            key: "RateLimitSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18617,6 +18640,7 @@ static UPDATE_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18632,6 +18656,7 @@ static UPDATE_BUCKET: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_BUCKET_BODY,
@@ -18645,6 +18670,7 @@ static UPDATE_BUCKET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18732,6 +18758,7 @@ static DELETE_BUCKET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18744,6 +18771,7 @@ static DELETE_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "RateLimitSid",
+            key: "RateLimitSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18756,6 +18784,7 @@ static DELETE_BUCKET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18771,6 +18800,7 @@ static DELETE_BUCKET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The resource was deleted successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -18812,6 +18842,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18824,6 +18855,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18836,6 +18868,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "FactorSid",
+            key: "FactorSid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18848,6 +18881,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Status",
+            key: "Status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18860,6 +18894,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Order",
+            key: "Order",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18872,6 +18907,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18884,6 +18920,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -18896,6 +18933,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -18911,6 +18949,7 @@ static LIST_CHALLENGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -18998,6 +19037,7 @@ static CREATE_CHALLENGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19010,6 +19050,7 @@ static CREATE_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19025,6 +19066,7 @@ static CREATE_CHALLENGE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_CHALLENGE_BODY,
@@ -19048,6 +19090,7 @@ static CREATE_CHALLENGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19135,6 +19178,7 @@ static FETCH_CHALLENGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19147,6 +19191,7 @@ static FETCH_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19159,6 +19204,7 @@ static FETCH_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19174,6 +19220,7 @@ static FETCH_CHALLENGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19267,6 +19314,7 @@ static UPDATE_CHALLENGE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19279,6 +19327,7 @@ static UPDATE_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19291,6 +19340,7 @@ static UPDATE_CHALLENGE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19306,6 +19356,7 @@ static UPDATE_CHALLENGE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_CHALLENGE_BODY,
@@ -19319,6 +19370,7 @@ static UPDATE_CHALLENGE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19412,6 +19464,7 @@ static LIST_ENTITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19424,6 +19477,7 @@ static LIST_ENTITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19436,6 +19490,7 @@ static LIST_ENTITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -19448,6 +19503,7 @@ static LIST_ENTITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19463,6 +19519,7 @@ static LIST_ENTITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19550,6 +19607,7 @@ static CREATE_ENTITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19565,6 +19623,7 @@ static CREATE_ENTITY: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_ENTITY_BODY,
@@ -19575,6 +19634,7 @@ static CREATE_ENTITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19662,6 +19722,7 @@ static FETCH_ENTITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19674,6 +19735,7 @@ static FETCH_ENTITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19689,6 +19751,7 @@ static FETCH_ENTITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19776,6 +19839,7 @@ static DELETE_ENTITY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19788,6 +19852,7 @@ static DELETE_ENTITY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19803,6 +19868,7 @@ static DELETE_ENTITY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The resource was deleted successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -19844,6 +19910,7 @@ static FETCH_FACTOR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19856,6 +19923,7 @@ static FETCH_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19868,6 +19936,7 @@ static FETCH_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19883,6 +19952,7 @@ static FETCH_FACTOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -19970,6 +20040,7 @@ static UPDATE_FACTOR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19982,6 +20053,7 @@ static UPDATE_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -19994,6 +20066,7 @@ static UPDATE_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20009,6 +20082,7 @@ static UPDATE_FACTOR: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_FACTOR_BODY,
@@ -20035,6 +20109,7 @@ static UPDATE_FACTOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20128,6 +20203,7 @@ static DELETE_FACTOR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20140,6 +20216,7 @@ static DELETE_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20152,6 +20229,7 @@ static DELETE_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20167,6 +20245,7 @@ static DELETE_FACTOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The resource was deleted successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -20208,6 +20287,7 @@ static LIST_FACTOR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20220,6 +20300,7 @@ static LIST_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20232,6 +20313,7 @@ static LIST_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20244,6 +20326,7 @@ static LIST_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20256,6 +20339,7 @@ static LIST_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20271,6 +20355,7 @@ static LIST_FACTOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20358,6 +20443,7 @@ static CREATE_NEW_FACTOR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20370,6 +20456,7 @@ static CREATE_NEW_FACTOR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20385,6 +20472,7 @@ static CREATE_NEW_FACTOR: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_NEW_FACTOR_BODY,
@@ -20416,6 +20504,7 @@ static CREATE_NEW_FACTOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20503,6 +20592,7 @@ static FETCH_FORM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "FormType",
+            key: "FormType",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20518,6 +20608,7 @@ static FETCH_FORM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20605,6 +20696,7 @@ static LIST_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20617,6 +20709,7 @@ static LIST_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20629,6 +20722,7 @@ static LIST_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -20641,6 +20735,7 @@ static LIST_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20656,6 +20751,7 @@ static LIST_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20743,6 +20839,7 @@ static CREATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20758,6 +20855,7 @@ static CREATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_MESSAGING_CONFIGURATION_BODY,
@@ -20771,6 +20869,7 @@ static CREATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20858,6 +20957,7 @@ static FETCH_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20870,6 +20970,7 @@ static FETCH_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Country",
+            key: "Country",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20885,6 +20986,7 @@ static FETCH_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -20972,6 +21074,7 @@ static UPDATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20984,6 +21087,7 @@ static UPDATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Country",
+            key: "Country",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -20999,6 +21103,7 @@ static UPDATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_MESSAGING_CONFIGURATION_BODY,
@@ -21011,6 +21116,7 @@ static UPDATE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21098,6 +21204,7 @@ static DELETE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21110,6 +21217,7 @@ static DELETE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Country",
+            key: "Country",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21125,6 +21233,7 @@ static DELETE_MESSAGING_CONFIGURATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The resource was deleted successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -21166,6 +21275,7 @@ static CREATE_NOTIFICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21178,6 +21288,7 @@ static CREATE_NOTIFICATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Identity",
+            key: "Identity",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21190,6 +21301,7 @@ static CREATE_NOTIFICATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ChallengeSid",
+            key: "ChallengeSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21205,6 +21317,7 @@ static CREATE_NOTIFICATION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_NOTIFICATION_BODY,
@@ -21215,6 +21328,7 @@ static CREATE_NOTIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21302,6 +21416,7 @@ static LIST_RATE_LIMIT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21314,6 +21429,7 @@ static LIST_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -21326,6 +21442,7 @@ static LIST_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -21338,6 +21455,7 @@ static LIST_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21353,6 +21471,7 @@ static LIST_RATE_LIMIT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21440,6 +21559,7 @@ static CREATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21455,6 +21575,7 @@ static CREATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_RATE_LIMIT_BODY,
@@ -21468,6 +21589,7 @@ static CREATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21555,6 +21677,7 @@ static FETCH_RATE_LIMIT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21567,6 +21690,7 @@ static FETCH_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21582,6 +21706,7 @@ static FETCH_RATE_LIMIT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21669,6 +21794,7 @@ static UPDATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21681,6 +21807,7 @@ static UPDATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21696,6 +21823,7 @@ static UPDATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_RATE_LIMIT_BODY,
@@ -21708,6 +21836,7 @@ static UPDATE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21795,6 +21924,7 @@ static DELETE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21807,6 +21937,7 @@ static DELETE_RATE_LIMIT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21822,6 +21953,7 @@ static DELETE_RATE_LIMIT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The resource was deleted successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -21865,6 +21997,7 @@ static CREATE_SAFELIST: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_SAFELIST_BODY,
@@ -21877,6 +22010,7 @@ static CREATE_SAFELIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -21964,6 +22098,7 @@ static FETCH_SAFELIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "PhoneNumber",
+            key: "PhoneNumber",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -21979,6 +22114,7 @@ static FETCH_SAFELIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22066,6 +22202,7 @@ static DELETE_SAFELIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "PhoneNumber",
+            key: "PhoneNumber",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22081,6 +22218,7 @@ static DELETE_SAFELIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The resource was deleted successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -22122,6 +22260,7 @@ static LIST_SERVICE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -22134,6 +22273,7 @@ static LIST_SERVICE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -22146,6 +22286,7 @@ static LIST_SERVICE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22161,6 +22302,7 @@ static LIST_SERVICE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22250,6 +22392,7 @@ static CREATE_SERVICE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_SERVICE_BODY,
@@ -22311,6 +22454,7 @@ static CREATE_SERVICE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22398,6 +22542,7 @@ static FETCH_SERVICE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22413,6 +22558,7 @@ static FETCH_SERVICE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22500,6 +22646,7 @@ static UPDATE_SERVICE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22515,6 +22662,7 @@ static UPDATE_SERVICE: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_SERVICE_BODY,
@@ -22576,6 +22724,7 @@ static UPDATE_SERVICE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22663,6 +22812,7 @@ static DELETE_SERVICE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22678,6 +22828,7 @@ static DELETE_SERVICE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The resource was deleted successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -22719,6 +22870,7 @@ static CREATE_VERIFICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22734,6 +22886,7 @@ static CREATE_VERIFICATION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_VERIFICATION_BODY,
@@ -22766,6 +22919,7 @@ static CREATE_VERIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22876,6 +23030,7 @@ static FETCH_VERIFICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22888,6 +23043,7 @@ static FETCH_VERIFICATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -22903,6 +23059,7 @@ static FETCH_VERIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -22990,6 +23147,7 @@ static UPDATE_VERIFICATION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23002,6 +23160,7 @@ static UPDATE_VERIFICATION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23017,6 +23176,7 @@ static UPDATE_VERIFICATION: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_VERIFICATION_BODY,
@@ -23027,6 +23187,7 @@ static UPDATE_VERIFICATION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23114,6 +23275,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "DateCreatedAfter",
+            key: "DateCreatedAfter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23126,6 +23288,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "DateCreatedBefore",
+            key: "DateCreatedBefore",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23138,6 +23301,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "ChannelData.To",
+            key: "ChannelData.To",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23150,6 +23314,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Country",
+            key: "Country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23162,6 +23327,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Channel",
+            key: "Channel",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23174,6 +23340,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "VerifyServiceSid",
+            key: "VerifyServiceSid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23186,6 +23353,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "VerificationSid",
+            key: "VerificationSid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23198,6 +23366,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Status",
+            key: "Status",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23210,6 +23379,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23222,6 +23392,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23234,6 +23405,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23249,6 +23421,7 @@ static LIST_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23336,6 +23509,7 @@ static FETCH_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23351,6 +23525,7 @@ static FETCH_VERIFICATION_ATTEMPT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23438,6 +23613,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "VerifyServiceSid",
+            key: "VerifyServiceSid",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23450,6 +23626,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "DateCreatedAfter",
+            key: "DateCreatedAfter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23462,6 +23639,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "DateCreatedBefore",
+            key: "DateCreatedBefore",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23474,6 +23652,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "Country",
+            key: "Country",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23486,6 +23665,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "Channel",
+            key: "Channel",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23498,6 +23678,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
         },
         runtime::Parameter {
             name: "DestinationPrefix",
+            key: "DestinationPrefix",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23513,6 +23694,7 @@ static FETCH_VERIFICATION_ATTEMPTS_SUMMARY: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23600,6 +23782,7 @@ static CREATE_VERIFICATION_CHECK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23615,6 +23798,7 @@ static CREATE_VERIFICATION_CHECK: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_VERIFICATION_CHECK_BODY,
@@ -23632,6 +23816,7 @@ static CREATE_VERIFICATION_CHECK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23684,6 +23869,7 @@ static CREATE_VERIFICATION_CHECK: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23771,6 +23957,7 @@ static LIST_VERIFICATION_TEMPLATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "FriendlyName",
+            key: "FriendlyName",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23783,6 +23970,7 @@ static LIST_VERIFICATION_TEMPLATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23795,6 +23983,7 @@ static LIST_VERIFICATION_TEMPLATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23807,6 +23996,7 @@ static LIST_VERIFICATION_TEMPLATE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23822,6 +24012,7 @@ static LIST_VERIFICATION_TEMPLATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -23909,6 +24100,7 @@ static LIST_WEBHOOK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23921,6 +24113,7 @@ static LIST_WEBHOOK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageSize",
+            key: "PageSize",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23933,6 +24126,7 @@ static LIST_WEBHOOK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Page",
+            key: "Page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -23945,6 +24139,7 @@ static LIST_WEBHOOK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "PageToken",
+            key: "PageToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -23960,6 +24155,7 @@ static LIST_WEBHOOK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24047,6 +24243,7 @@ static CREATE_WEBHOOK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24062,6 +24259,7 @@ static CREATE_WEBHOOK: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &CREATE_WEBHOOK_BODY,
@@ -24084,6 +24282,7 @@ static CREATE_WEBHOOK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24171,6 +24370,7 @@ static FETCH_WEBHOOK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24183,6 +24383,7 @@ static FETCH_WEBHOOK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24198,6 +24399,7 @@ static FETCH_WEBHOOK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24285,6 +24487,7 @@ static UPDATE_WEBHOOK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24297,6 +24500,7 @@ static UPDATE_WEBHOOK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24312,6 +24516,7 @@ static UPDATE_WEBHOOK: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &UPDATE_WEBHOOK_BODY,
@@ -24334,6 +24539,7 @@ static UPDATE_WEBHOOK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24421,6 +24627,7 @@ static DELETE_WEBHOOK: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24433,6 +24640,7 @@ static DELETE_WEBHOOK: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "Sid",
+            key: "Sid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24448,6 +24656,7 @@ static DELETE_WEBHOOK: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "The resource was deleted successfully.",
             content: ::std::option::Option::None,
             headers: &[],
@@ -24489,6 +24698,7 @@ static UPDATE_PASSKEYS_FACTOR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24504,6 +24714,7 @@ static UPDATE_PASSKEYS_FACTOR: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPDATE_PASSKEYS_FACTOR_BODY,
@@ -24514,6 +24725,7 @@ static UPDATE_PASSKEYS_FACTOR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24601,6 +24813,7 @@ static CREATE_NEW_FACTOR_PASSKEY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24616,6 +24829,7 @@ static CREATE_NEW_FACTOR_PASSKEY: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_NEW_FACTOR_PASSKEY_BODY,
@@ -24626,6 +24840,7 @@ static CREATE_NEW_FACTOR_PASSKEY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24713,6 +24928,7 @@ static CREATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24728,6 +24944,7 @@ static CREATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_CHALLENGE_PASSKEYS_BODY,
@@ -24738,6 +24955,7 @@ static CREATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "Created",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -24825,6 +25043,7 @@ static UPDATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ServiceSid",
+            key: "ServiceSid",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -24840,6 +25059,7 @@ static UPDATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPDATE_CHALLENGE_PASSKEYS_BODY,
@@ -24850,6 +25070,7 @@ static UPDATE_CHALLENGE_PASSKEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Approved",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

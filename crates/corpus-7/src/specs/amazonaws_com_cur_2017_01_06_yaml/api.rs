@@ -1939,6 +1939,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Amz-Content-Sha256",
+            key: "X-Amz-Content-Sha256",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1949,6 +1950,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Date",
+            key: "X-Amz-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1959,6 +1961,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Algorithm",
+            key: "X-Amz-Algorithm",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1969,6 +1972,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Credential",
+            key: "X-Amz-Credential",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1979,6 +1983,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Security-Token",
+            key: "X-Amz-Security-Token",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1989,6 +1994,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Signature",
+            key: "X-Amz-Signature",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1999,6 +2005,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-SignedHeaders",
+            key: "X-Amz-SignedHeaders",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2009,6 +2016,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "MaxResults",
+            key: "MaxResults",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2019,6 +2027,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "NextToken",
+            key: "NextToken",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2029,6 +2038,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Target",
+            key: "X-Amz-Target",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2042,6 +2052,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DESCRIBE_REPORT_DEFINITIONS_BODY,
@@ -2052,6 +2063,7 @@ static DESCRIBE_REPORT_DEFINITIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2110,6 +2122,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Amz-Content-Sha256",
+            key: "X-Amz-Content-Sha256",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2120,6 +2133,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Date",
+            key: "X-Amz-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2130,6 +2144,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Algorithm",
+            key: "X-Amz-Algorithm",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2140,6 +2155,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Credential",
+            key: "X-Amz-Credential",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2150,6 +2166,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Security-Token",
+            key: "X-Amz-Security-Token",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2160,6 +2177,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Signature",
+            key: "X-Amz-Signature",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2170,6 +2188,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-SignedHeaders",
+            key: "X-Amz-SignedHeaders",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2180,6 +2199,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Target",
+            key: "X-Amz-Target",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2193,6 +2213,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &MODIFY_REPORT_DEFINITION_BODY,
@@ -2203,6 +2224,7 @@ static MODIFY_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2271,6 +2293,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Amz-Content-Sha256",
+            key: "X-Amz-Content-Sha256",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2281,6 +2304,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Date",
+            key: "X-Amz-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2291,6 +2315,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Algorithm",
+            key: "X-Amz-Algorithm",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2301,6 +2326,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Credential",
+            key: "X-Amz-Credential",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2311,6 +2337,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Security-Token",
+            key: "X-Amz-Security-Token",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2321,6 +2348,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Signature",
+            key: "X-Amz-Signature",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2331,6 +2359,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-SignedHeaders",
+            key: "X-Amz-SignedHeaders",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2341,6 +2370,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Target",
+            key: "X-Amz-Target",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2354,6 +2384,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_REPORT_DEFINITION_BODY,
@@ -2364,6 +2395,7 @@ static PUT_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2452,6 +2484,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Amz-Content-Sha256",
+            key: "X-Amz-Content-Sha256",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2462,6 +2495,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Date",
+            key: "X-Amz-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2472,6 +2506,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Algorithm",
+            key: "X-Amz-Algorithm",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2482,6 +2517,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Credential",
+            key: "X-Amz-Credential",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2492,6 +2528,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Security-Token",
+            key: "X-Amz-Security-Token",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2502,6 +2539,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Signature",
+            key: "X-Amz-Signature",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2512,6 +2550,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-SignedHeaders",
+            key: "X-Amz-SignedHeaders",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2522,6 +2561,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Target",
+            key: "X-Amz-Target",
             location: runtime::Location::Header,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2535,6 +2575,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &DELETE_REPORT_DEFINITION_BODY,
@@ -2545,6 +2586,7 @@ static DELETE_REPORT_DEFINITION: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

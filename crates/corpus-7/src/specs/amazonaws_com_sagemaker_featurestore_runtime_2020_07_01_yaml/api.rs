@@ -1748,6 +1748,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Amz-Content-Sha256",
+            key: "X-Amz-Content-Sha256",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1758,6 +1759,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Date",
+            key: "X-Amz-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1768,6 +1770,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Algorithm",
+            key: "X-Amz-Algorithm",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1778,6 +1781,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Credential",
+            key: "X-Amz-Credential",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1788,6 +1792,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Security-Token",
+            key: "X-Amz-Security-Token",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1798,6 +1803,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Signature",
+            key: "X-Amz-Signature",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1808,6 +1814,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-SignedHeaders",
+            key: "X-Amz-SignedHeaders",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1821,6 +1828,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &BATCH_GET_RECORD_BODY,
@@ -1831,6 +1839,7 @@ static BATCH_GET_RECORD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1919,6 +1928,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Amz-Content-Sha256",
+            key: "X-Amz-Content-Sha256",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1929,6 +1939,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Date",
+            key: "X-Amz-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1939,6 +1950,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Algorithm",
+            key: "X-Amz-Algorithm",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1949,6 +1961,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Credential",
+            key: "X-Amz-Credential",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1959,6 +1972,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Security-Token",
+            key: "X-Amz-Security-Token",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1969,6 +1983,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Signature",
+            key: "X-Amz-Signature",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1979,6 +1994,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-SignedHeaders",
+            key: "X-Amz-SignedHeaders",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1989,6 +2005,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "FeatureGroupName",
+            key: "FeatureGroupName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2001,6 +2018,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "RecordIdentifierValueAsString",
+            key: "RecordIdentifierValueAsString",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2013,6 +2031,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "FeatureName",
+            key: "FeatureName",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -2028,6 +2047,7 @@ static GET_RECORD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2126,6 +2146,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Amz-Content-Sha256",
+            key: "X-Amz-Content-Sha256",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2136,6 +2157,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Date",
+            key: "X-Amz-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2146,6 +2168,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Algorithm",
+            key: "X-Amz-Algorithm",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2156,6 +2179,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Credential",
+            key: "X-Amz-Credential",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2166,6 +2190,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Security-Token",
+            key: "X-Amz-Security-Token",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2176,6 +2201,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Signature",
+            key: "X-Amz-Signature",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2186,6 +2212,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-SignedHeaders",
+            key: "X-Amz-SignedHeaders",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2196,6 +2223,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "FeatureGroupName",
+            key: "FeatureGroupName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2211,6 +2239,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_RECORD_BODY,
@@ -2221,6 +2250,7 @@ static PUT_RECORD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2304,6 +2334,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "X-Amz-Content-Sha256",
+            key: "X-Amz-Content-Sha256",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2314,6 +2345,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Date",
+            key: "X-Amz-Date",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2324,6 +2356,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Algorithm",
+            key: "X-Amz-Algorithm",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2334,6 +2367,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Credential",
+            key: "X-Amz-Credential",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2344,6 +2378,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Security-Token",
+            key: "X-Amz-Security-Token",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2354,6 +2389,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-Signature",
+            key: "X-Amz-Signature",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2364,6 +2400,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "X-Amz-SignedHeaders",
+            key: "X-Amz-SignedHeaders",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2374,6 +2411,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "FeatureGroupName",
+            key: "FeatureGroupName",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2386,6 +2424,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "RecordIdentifierValueAsString",
+            key: "RecordIdentifierValueAsString",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2398,6 +2437,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "EventTime",
+            key: "EventTime",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2410,6 +2450,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "TargetStores",
+            key: "TargetStores",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -2422,6 +2463,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "DeletionMode",
+            key: "DeletionMode",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2437,6 +2479,7 @@ static DELETE_RECORD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Success",
             content: ::std::option::Option::None,
             headers: &[],

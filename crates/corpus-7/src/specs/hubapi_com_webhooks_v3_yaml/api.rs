@@ -1554,6 +1554,7 @@ static GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL: runtime::Operation = runtime::Op
     parameters: &[
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1567,6 +1568,7 @@ static GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL: runtime::Operation = runtime::Op
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1625,6 +1627,7 @@ static PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE: runtime::Operation = runtime::
     parameters: &[
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1638,6 +1641,7 @@ static PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE: runtime::Operation = runtime::
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE_BODY,
@@ -1648,6 +1652,7 @@ static PUT_WEBHOOKS_V3_APP_ID_SETTINGS_CONFIGURE: runtime::Operation = runtime::
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1706,6 +1711,7 @@ static DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1719,6 +1725,7 @@ static DELETE_WEBHOOKS_V3_APP_ID_SETTINGS_CLEAR: runtime::Operation = runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1772,6 +1779,7 @@ static GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL: runtime::Operation = runtim
     parameters: &[
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1785,6 +1793,7 @@ static GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL: runtime::Operation = runtim
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1843,6 +1852,7 @@ static POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE: runtime::Operation = runtim
     parameters: &[
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1856,6 +1866,7 @@ static POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE: runtime::Operation = runtim
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE_BODY,
@@ -1866,6 +1877,7 @@ static POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_CREATE: runtime::Operation = runtim
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1924,6 +1936,7 @@ static POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH: runtime:
     parameters: &[
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1937,6 +1950,7 @@ static POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH: runtime:
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH_BODY,
@@ -1947,6 +1961,7 @@ static POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH: runtime:
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1958,6 +1973,7 @@ static POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH: runtime:
         },
         runtime::SuccessResponse {
             status: 207u16,
+            last: 207u16,
             description: "multiple statuses",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2016,6 +2032,7 @@ static GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID: runtime::
     parameters: &[
         runtime::Parameter {
             name: "subscriptionId",
+            key: "subscriptionId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2026,6 +2043,7 @@ static GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID: runtime::
         },
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2039,6 +2057,7 @@ static GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID: runtime::
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2097,6 +2116,7 @@ static DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE: runtime:
     parameters: &[
         runtime::Parameter {
             name: "subscriptionId",
+            key: "subscriptionId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2107,6 +2127,7 @@ static DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE: runtime:
         },
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2120,6 +2141,7 @@ static DELETE_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_ARCHIVE: runtime:
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2173,6 +2195,7 @@ static PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE: runtime::O
     parameters: &[
         runtime::Parameter {
             name: "subscriptionId",
+            key: "subscriptionId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2183,6 +2206,7 @@ static PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE: runtime::O
         },
         runtime::Parameter {
             name: "appId",
+            key: "appId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2196,6 +2220,7 @@ static PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE: runtime::O
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE_BODY,
@@ -2206,6 +2231,7 @@ static PATCH_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_UPDATE: runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "successful operation",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -2246,6 +2246,7 @@ static POST_API_TASK_WEB_FONT_COLLECTION: runtime::Operation = runtime::Operatio
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_API_TASK_WEB_FONT_COLLECTION_BODY,
@@ -2256,6 +2257,7 @@ static POST_API_TASK_WEB_FONT_COLLECTION: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2293,6 +2295,7 @@ static POST_API_TASK_WEB_FONT_ICONS: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_API_TASK_WEB_FONT_ICONS_BODY,
@@ -2303,6 +2306,7 @@ static POST_API_TASK_WEB_FONT_ICONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2338,6 +2342,7 @@ static GET_API_ICONSETS_V3_CATEGORIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "platform",
+            key: "platform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2350,6 +2355,7 @@ static GET_API_ICONSETS_V3_CATEGORIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2365,6 +2371,7 @@ static GET_API_ICONSETS_V3_CATEGORIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2400,6 +2407,7 @@ static GET_API_ICONSETS_V3_CATEGORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "category",
+            key: "category",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2410,6 +2418,7 @@ static GET_API_ICONSETS_V3_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "subcategory",
+            key: "subcategory",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2420,6 +2429,7 @@ static GET_API_ICONSETS_V3_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "amount",
+            key: "amount",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2432,6 +2442,7 @@ static GET_API_ICONSETS_V3_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2444,6 +2455,7 @@ static GET_API_ICONSETS_V3_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "platform",
+            key: "platform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2454,6 +2466,7 @@ static GET_API_ICONSETS_V3_CATEGORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2469,6 +2482,7 @@ static GET_API_ICONSETS_V3_CATEGORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2504,6 +2518,7 @@ static GET_API_ICONSETS_V3_LATEST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "amount",
+            key: "amount",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2516,6 +2531,7 @@ static GET_API_ICONSETS_V3_LATEST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2528,6 +2544,7 @@ static GET_API_ICONSETS_V3_LATEST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "platform",
+            key: "platform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2538,6 +2555,7 @@ static GET_API_ICONSETS_V3_LATEST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2553,6 +2571,7 @@ static GET_API_ICONSETS_V3_LATEST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2588,6 +2607,7 @@ static GET_API_ICONSETS_V3_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "term",
+            key: "term",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2600,6 +2620,7 @@ static GET_API_ICONSETS_V3_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "amount",
+            key: "amount",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2612,6 +2633,7 @@ static GET_API_ICONSETS_V3_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "exact_amount",
+            key: "exact_amount",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -2624,6 +2646,7 @@ static GET_API_ICONSETS_V3_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2636,6 +2659,7 @@ static GET_API_ICONSETS_V3_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "platform",
+            key: "platform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2646,6 +2670,7 @@ static GET_API_ICONSETS_V3_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2661,6 +2686,7 @@ static GET_API_ICONSETS_V3_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2696,6 +2722,7 @@ static GET_API_ICONSETS_V3_TOTAL: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "since",
+            key: "since",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2711,6 +2738,7 @@ static GET_API_ICONSETS_V3_TOTAL: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2746,6 +2774,7 @@ static GET_API_ICONSETS_V4_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "term",
+            key: "term",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2758,6 +2787,7 @@ static GET_API_ICONSETS_V4_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "amount",
+            key: "amount",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2770,6 +2800,7 @@ static GET_API_ICONSETS_V4_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "offset",
+            key: "offset",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -2782,6 +2813,7 @@ static GET_API_ICONSETS_V4_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "platform",
+            key: "platform",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2792,6 +2824,7 @@ static GET_API_ICONSETS_V4_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "language",
+            key: "language",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2807,6 +2840,7 @@ static GET_API_ICONSETS_V4_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -1438,6 +1438,7 @@ static GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT: runtime::Operation = runtime::Ope
     parameters: &[
         runtime::Parameter {
             name: "geo-id",
+            key: "geo-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1448,6 +1449,7 @@ static GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT: runtime::Operation = runtime::Ope
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1458,6 +1460,7 @@ static GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT: runtime::Operation = runtime::Ope
         },
         runtime::Parameter {
             name: "min_id",
+            key: "min_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1473,6 +1476,7 @@ static GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT: runtime::Operation = runtime::Ope
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of recent media entries from a geography subscription.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1530,6 +1534,7 @@ static GET_LOCATIONS_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "distance",
+            key: "distance",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1542,6 +1547,7 @@ static GET_LOCATIONS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "facebook_places_id",
+            key: "facebook_places_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1554,6 +1560,7 @@ static GET_LOCATIONS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "foursquare_id",
+            key: "foursquare_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1566,6 +1573,7 @@ static GET_LOCATIONS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "lat",
+            key: "lat",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -1578,6 +1586,7 @@ static GET_LOCATIONS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "lng",
+            key: "lng",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -1590,6 +1599,7 @@ static GET_LOCATIONS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "foursquare_v2_id",
+            key: "foursquare_v2_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1605,6 +1615,7 @@ static GET_LOCATIONS_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of found locations.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1662,6 +1673,7 @@ static GET_LOCATIONS_BY_LOCATION_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "location-id",
+            key: "location-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1675,6 +1687,7 @@ static GET_LOCATIONS_BY_LOCATION_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Location information response.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1732,6 +1745,7 @@ static GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT: runtime::Operation = runtime::
     parameters: &[
         runtime::Parameter {
             name: "location-id",
+            key: "location-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1742,6 +1756,7 @@ static GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "min_timestamp",
+            key: "min_timestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1754,6 +1769,7 @@ static GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "max_timestamp",
+            key: "max_timestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1766,6 +1782,7 @@ static GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "min_id",
+            key: "min_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1778,6 +1795,7 @@ static GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT: runtime::Operation = runtime::
         },
         runtime::Parameter {
             name: "max_id",
+            key: "max_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1793,6 +1811,7 @@ static GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT: runtime::Operation = runtime::
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of media entries from this location.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1852,6 +1871,7 @@ static GET_MEDIA_POPULAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Found media resources (without likes information).",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1909,6 +1929,7 @@ static GET_MEDIA_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "lat",
+            key: "lat",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -1921,6 +1942,7 @@ static GET_MEDIA_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "lng",
+            key: "lng",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
@@ -1933,6 +1955,7 @@ static GET_MEDIA_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_timestamp",
+            key: "min_timestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1945,6 +1968,7 @@ static GET_MEDIA_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_timestamp",
+            key: "max_timestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1957,6 +1981,7 @@ static GET_MEDIA_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "distance",
+            key: "distance",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1972,6 +1997,7 @@ static GET_MEDIA_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Found media resources (without likes information) in a given area.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2029,6 +2055,7 @@ static GET_MEDIA_SHORTCODE_BY_SHORTCODE: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "shortcode",
+            key: "shortcode",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2044,6 +2071,7 @@ static GET_MEDIA_SHORTCODE_BY_SHORTCODE: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Media resource information.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2101,6 +2129,7 @@ static GET_MEDIA_BY_MEDIA_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "media-id",
+            key: "media-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2114,6 +2143,7 @@ static GET_MEDIA_BY_MEDIA_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Media resource information.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2171,6 +2201,7 @@ static GET_MEDIA_BY_MEDIA_ID_COMMENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "media-id",
+            key: "media-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2184,6 +2215,7 @@ static GET_MEDIA_BY_MEDIA_ID_COMMENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of comments of the media resource.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2241,6 +2273,7 @@ static POST_MEDIA_BY_MEDIA_ID_COMMENTS: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "media-id",
+            key: "media-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2251,6 +2284,7 @@ static POST_MEDIA_BY_MEDIA_ID_COMMENTS: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "text",
+            key: "text",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2266,6 +2300,7 @@ static POST_MEDIA_BY_MEDIA_ID_COMMENTS: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Result of posting a comment.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2323,6 +2358,7 @@ static DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID: runtime::Operation = run
     parameters: &[
         runtime::Parameter {
             name: "media-id",
+            key: "media-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2333,6 +2369,7 @@ static DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID: runtime::Operation = run
         },
         runtime::Parameter {
             name: "comment-id",
+            key: "comment-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2346,6 +2383,7 @@ static DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID: runtime::Operation = run
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Result of deleting a comment.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2403,6 +2441,7 @@ static GET_MEDIA_BY_MEDIA_ID_LIKES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "media-id",
+            key: "media-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2416,6 +2455,7 @@ static GET_MEDIA_BY_MEDIA_ID_LIKES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of users who liked the media resource.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2473,6 +2513,7 @@ static POST_MEDIA_BY_MEDIA_ID_LIKES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "media-id",
+            key: "media-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2486,6 +2527,7 @@ static POST_MEDIA_BY_MEDIA_ID_LIKES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Result of setting a like.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2543,6 +2585,7 @@ static DELETE_MEDIA_BY_MEDIA_ID_LIKES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "media-id",
+            key: "media-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2556,6 +2599,7 @@ static DELETE_MEDIA_BY_MEDIA_ID_LIKES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Result of removing a like.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2613,6 +2657,7 @@ static GET_TAGS_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "q",
+            key: "q",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2628,6 +2673,7 @@ static GET_TAGS_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of found tags and their statistics.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2685,6 +2731,7 @@ static GET_TAGS_BY_TAG_NAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "tag-name",
+            key: "tag-name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2698,6 +2745,7 @@ static GET_TAGS_BY_TAG_NAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Tag information response.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2755,6 +2803,7 @@ static GET_TAGS_BY_TAG_NAME_MEDIA_RECENT: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "tag-name",
+            key: "tag-name",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2765,6 +2814,7 @@ static GET_TAGS_BY_TAG_NAME_MEDIA_RECENT: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2775,6 +2825,7 @@ static GET_TAGS_BY_TAG_NAME_MEDIA_RECENT: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "min_tag_id",
+            key: "min_tag_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2787,6 +2838,7 @@ static GET_TAGS_BY_TAG_NAME_MEDIA_RECENT: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "max_tag_id",
+            key: "max_tag_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2802,6 +2854,7 @@ static GET_TAGS_BY_TAG_NAME_MEDIA_RECENT: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of media entries with this tag.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2859,6 +2912,7 @@ static GET_USERS_SEARCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "q",
+            key: "q",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2869,6 +2923,7 @@ static GET_USERS_SEARCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2882,6 +2937,7 @@ static GET_USERS_SEARCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of found users.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2939,6 +2995,7 @@ static GET_USERS_SELF_FEED: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -2949,6 +3006,7 @@ static GET_USERS_SELF_FEED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "min_id",
+            key: "min_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2961,6 +3019,7 @@ static GET_USERS_SELF_FEED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_id",
+            key: "max_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2976,6 +3035,7 @@ static GET_USERS_SELF_FEED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Users feed entries.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3033,6 +3093,7 @@ static GET_USERS_SELF_MEDIA_LIKED: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3043,6 +3104,7 @@ static GET_USERS_SELF_MEDIA_LIKED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "max_like_id",
+            key: "max_like_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3058,6 +3120,7 @@ static GET_USERS_SELF_MEDIA_LIKED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Users media entries.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3117,6 +3180,7 @@ static GET_USERS_SELF_REQUESTED_BY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of users who have requested this user's permission to follow.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3174,6 +3238,7 @@ static GET_USERS_BY_USER_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user-id",
+            key: "user-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3189,6 +3254,7 @@ static GET_USERS_BY_USER_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "User basic information.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3252,6 +3318,7 @@ static GET_USERS_BY_USER_ID_FOLLOWED_BY: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "user-id",
+            key: "user-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3267,6 +3334,7 @@ static GET_USERS_BY_USER_ID_FOLLOWED_BY: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of users this user is followed by.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3324,6 +3392,7 @@ static GET_USERS_BY_USER_ID_FOLLOWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "user-id",
+            key: "user-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3339,6 +3408,7 @@ static GET_USERS_BY_USER_ID_FOLLOWS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List of users this user follows.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3396,6 +3466,7 @@ static GET_USERS_BY_USER_ID_MEDIA_RECENT: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "user-id",
+            key: "user-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3408,6 +3479,7 @@ static GET_USERS_BY_USER_ID_MEDIA_RECENT: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3418,6 +3490,7 @@ static GET_USERS_BY_USER_ID_MEDIA_RECENT: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "max_timestamp",
+            key: "max_timestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3430,6 +3503,7 @@ static GET_USERS_BY_USER_ID_MEDIA_RECENT: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "min_timestamp",
+            key: "min_timestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3442,6 +3516,7 @@ static GET_USERS_BY_USER_ID_MEDIA_RECENT: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "min_id",
+            key: "min_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3454,6 +3529,7 @@ static GET_USERS_BY_USER_ID_MEDIA_RECENT: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "max_id",
+            key: "max_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3469,6 +3545,7 @@ static GET_USERS_BY_USER_ID_MEDIA_RECENT: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Users media entries.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3526,6 +3603,7 @@ static GET_USERS_BY_USER_ID_RELATIONSHIP: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "user-id",
+            key: "user-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3541,6 +3619,7 @@ static GET_USERS_BY_USER_ID_RELATIONSHIP: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Relationship information.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -3598,6 +3677,7 @@ static POST_USERS_BY_USER_ID_RELATIONSHIP: runtime::Operation = runtime::Operati
     parameters: &[
         runtime::Parameter {
             name: "user-id",
+            key: "user-id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3608,6 +3688,7 @@ static POST_USERS_BY_USER_ID_RELATIONSHIP: runtime::Operation = runtime::Operati
         },
         runtime::Parameter {
             name: "action",
+            key: "action",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3623,6 +3704,7 @@ static POST_USERS_BY_USER_ID_RELATIONSHIP: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Relationship information.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -955,6 +955,7 @@ static PREVIEWS_READ: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "file_id",
+            key: "file_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -970,6 +971,7 @@ static PREVIEWS_READ: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1030,6 +1032,7 @@ static PROCESSES_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1079,6 +1082,7 @@ static PROJECTS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1139,6 +1143,7 @@ static PROJECTS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &PROJECTS_CREATE_BODY,
@@ -1149,6 +1154,7 @@ static PROJECTS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1212,6 +1218,7 @@ static PROJECTS_READ: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "project_number",
+            key: "project_number",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1225,6 +1232,7 @@ static PROJECTS_READ: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1285,6 +1293,7 @@ static REPORTS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1345,6 +1354,7 @@ static REPORTS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REPORTS_CREATE_BODY,
@@ -1355,6 +1365,7 @@ static REPORTS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1418,6 +1429,7 @@ static REPORTS_READ: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "report_number",
+            key: "report_number",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1431,6 +1443,7 @@ static REPORTS_READ: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1489,6 +1502,7 @@ static RESULTS_READ: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "result_file_id",
+            key: "result_file_id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1504,6 +1518,7 @@ static RESULTS_READ: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1564,6 +1579,7 @@ static UPLOADS_CREATE: runtime::Operation = runtime::Operation {
         media_type: "multipart/form-data",
         kind: runtime::BodyKind::Multipart,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &UPLOADS_CREATE_BODY,
@@ -1584,6 +1600,7 @@ static UPLOADS_CREATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -1124,6 +1124,7 @@ static RETRIEVE_BALANCE_TRANSFERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1134,6 +1135,7 @@ static RETRIEVE_BALANCE_TRANSFERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1144,6 +1146,7 @@ static RETRIEVE_BALANCE_TRANSFERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1156,6 +1159,7 @@ static RETRIEVE_BALANCE_TRANSFERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "subaccount",
+            key: "subaccount",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1171,6 +1175,7 @@ static RETRIEVE_BALANCE_TRANSFERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List balance transfers response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1248,6 +1253,7 @@ static TRANSFER_BALANCE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1261,6 +1267,7 @@ static TRANSFER_BALANCE: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &TRANSFER_BALANCE_BODY,
@@ -1271,6 +1278,7 @@ static TRANSFER_BALANCE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Balance transfer response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1358,6 +1366,7 @@ static RETRIEVE_CREDIT_TRANSFERS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1368,6 +1377,7 @@ static RETRIEVE_CREDIT_TRANSFERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "start_date",
+            key: "start_date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1378,6 +1388,7 @@ static RETRIEVE_CREDIT_TRANSFERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end_date",
+            key: "end_date",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1390,6 +1401,7 @@ static RETRIEVE_CREDIT_TRANSFERS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "subaccount",
+            key: "subaccount",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1405,6 +1417,7 @@ static RETRIEVE_CREDIT_TRANSFERS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "List credit transfers response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1482,6 +1495,7 @@ static TRANSFER_CREDIT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1495,6 +1509,7 @@ static TRANSFER_CREDIT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &TRANSFER_CREDIT_BODY,
@@ -1505,6 +1520,7 @@ static TRANSFER_CREDIT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Credit transfer response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1592,6 +1608,7 @@ static RETRIEVE_SUBACCOUNTS_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1605,6 +1622,7 @@ static RETRIEVE_SUBACCOUNTS_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Subaccounts response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1682,6 +1700,7 @@ static CREATE_SUB_ACCOUNT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1695,6 +1714,7 @@ static CREATE_SUB_ACCOUNT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &CREATE_SUB_ACCOUNT_BODY,
@@ -1705,6 +1725,7 @@ static CREATE_SUB_ACCOUNT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Subaccount response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1792,6 +1813,7 @@ static RETRIEVE_SUBACCOUNT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1802,6 +1824,7 @@ static RETRIEVE_SUBACCOUNT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "subaccount_key",
+            key: "subaccount_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1815,6 +1838,7 @@ static RETRIEVE_SUBACCOUNT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Subaccount response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1892,6 +1916,7 @@ static MODIFY_SUBACCOUNT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1902,6 +1927,7 @@ static MODIFY_SUBACCOUNT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "subaccount_key",
+            key: "subaccount_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1915,6 +1941,7 @@ static MODIFY_SUBACCOUNT: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &MODIFY_SUBACCOUNT_BODY,
@@ -1925,6 +1952,7 @@ static MODIFY_SUBACCOUNT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Subaccount response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -2012,6 +2040,7 @@ static TRANSFER_NUMBER: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "api_key",
+            key: "api_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2025,6 +2054,7 @@ static TRANSFER_NUMBER: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &TRANSFER_NUMBER_BODY,
@@ -2035,6 +2065,7 @@ static TRANSFER_NUMBER: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Number transfer response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -1397,6 +1397,7 @@ static CREATE_SUBACCOUNT: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The subaccount to create"),
         schema: &CREATE_SUBACCOUNT_BODY,
@@ -1407,6 +1408,7 @@ static CREATE_SUBACCOUNT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1503,6 +1505,7 @@ static GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "shopperId",
+            key: "shopperId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1515,6 +1518,7 @@ static GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "includes",
+            key: "includes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1530,6 +1534,7 @@ static GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1626,6 +1631,7 @@ static UPDATE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "shopperId",
+            key: "shopperId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1642,6 +1648,7 @@ static UPDATE: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The Shopper details to update"),
         schema: &UPDATE_BODY,
@@ -1652,6 +1659,7 @@ static UPDATE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1758,6 +1766,7 @@ static DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "shopperId",
+            key: "shopperId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1770,6 +1779,7 @@ static DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auditClientIp",
+            key: "auditClientIp",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1785,6 +1795,7 @@ static DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "Request was successful",
             content: ::std::option::Option::None,
             headers: &[],
@@ -1896,6 +1907,7 @@ static CHANGE_PASSWORD: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "shopperId",
+            key: "shopperId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1911,6 +1923,7 @@ static CHANGE_PASSWORD: runtime::Operation = runtime::Operation {
         media_type: "application/json",
         kind: runtime::BodyKind::Json,
         alternatives: &[],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some(
             "The value to set the subaccount's password to",
@@ -1923,6 +1936,7 @@ static CHANGE_PASSWORD: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1989,6 +2003,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "shopperId",
+            key: "shopperId",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2001,6 +2016,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auditClientIp",
+            key: "auditClientIp",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2016,6 +2032,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Request was successful",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

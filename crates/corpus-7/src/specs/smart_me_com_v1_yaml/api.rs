@@ -4519,6 +4519,7 @@ static ACCESS_TOKEN_PUT: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &ACCESS_TOKEN_PUT_BODY,
@@ -4532,6 +4533,7 @@ static ACCESS_TOKEN_PUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4569,6 +4571,7 @@ static ACCOUNT_LOGIN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4606,6 +4609,7 @@ static POST_API_ACCOUNT_LOGIN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4648,6 +4652,7 @@ static ACTIONS_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The Action Data"),
         schema: &ACTIONS_POST_BODY,
@@ -4667,6 +4672,7 @@ static ACTIONS_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4697,6 +4703,7 @@ static ACTIONS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4710,6 +4717,7 @@ static ACTIONS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4745,6 +4753,7 @@ static ADDITIONAL_DEVICE_INFORMATION_GET: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4758,6 +4767,7 @@ static ADDITIONAL_DEVICE_INFORMATION_GET: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4795,6 +4805,7 @@ static CUSTOM_DEVICE_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4837,6 +4848,7 @@ static CUSTOM_DEVICE_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Device object with all the data"),
         schema: &CUSTOM_DEVICE_POST_BODY,
@@ -4859,6 +4871,7 @@ static CUSTOM_DEVICE_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4900,6 +4913,7 @@ static GET_API_CUSTOM_DEVICE_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4913,6 +4927,7 @@ static GET_API_CUSTOM_DEVICE_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4948,6 +4963,7 @@ static DEVICE_BY_SERIAL_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4961,6 +4977,7 @@ static DEVICE_BY_SERIAL_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -4998,6 +5015,7 @@ static DEVICES_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5040,6 +5058,7 @@ static DEVICES_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("Device object with all the data"),
         schema: &DEVICES_POST_BODY,
@@ -5078,6 +5097,7 @@ static DEVICES_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5119,6 +5139,7 @@ static GET_API_DEVICES_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5132,6 +5153,7 @@ static GET_API_DEVICES_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5167,6 +5189,7 @@ static DEVICES_PUT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5177,6 +5200,7 @@ static DEVICES_PUT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "switchState",
+            key: "switchState",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Boolean),
@@ -5187,6 +5211,7 @@ static DEVICES_PUT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "switchNumber",
+            key: "switchNumber",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5202,6 +5227,7 @@ static DEVICES_PUT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5248,6 +5274,7 @@ static DEVICES_BY_ENERGY_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "meterEnergyType",
+            key: "meterEnergyType",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5261,6 +5288,7 @@ static DEVICES_BY_ENERGY_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5296,6 +5324,7 @@ static DEVICES_BY_SUB_TYPE_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "meterSubType",
+            key: "meterSubType",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5309,6 +5338,7 @@ static DEVICES_BY_SUB_TYPE_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5344,6 +5374,7 @@ static FAST_SEND_DEVICE_VALUES_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5357,6 +5388,7 @@ static FAST_SEND_DEVICE_VALUES_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5387,6 +5419,7 @@ static FOLDER_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5400,6 +5433,7 @@ static FOLDER_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5435,6 +5469,7 @@ static FOLDER_MENU_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "filter",
+            key: "filter",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5450,6 +5485,7 @@ static FOLDER_MENU_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5492,6 +5528,7 @@ static FOLDER_MENU_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &FOLDER_MENU_POST_BODY,
@@ -5512,6 +5549,7 @@ static FOLDER_MENU_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5544,6 +5582,7 @@ static HEALTH_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5586,6 +5625,7 @@ static M_BUS_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The M-BUS Telegram"),
         schema: &M_BUS_POST_BODY,
@@ -5599,6 +5639,7 @@ static M_BUS_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5652,6 +5693,7 @@ static METER_FOLDER_INFORMATION_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &METER_FOLDER_INFORMATION_POST_BODY,
@@ -5665,6 +5707,7 @@ static METER_FOLDER_INFORMATION_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5695,6 +5738,7 @@ static METER_FOLDER_INFORMATION_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5708,6 +5752,7 @@ static METER_FOLDER_INFORMATION_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5743,6 +5788,7 @@ static METER_VALUES_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5753,6 +5799,7 @@ static METER_VALUES_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date",
+            key: "date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5766,6 +5813,7 @@ static METER_VALUES_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5803,6 +5851,7 @@ static REGISTER_FOR_REALTIME_API_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5845,6 +5894,7 @@ static REGISTER_FOR_REALTIME_API_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &REGISTER_FOR_REALTIME_API_POST_BODY,
@@ -5863,6 +5913,7 @@ static REGISTER_FOR_REALTIME_API_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5893,6 +5944,7 @@ static REGISTER_FOR_REALTIME_API_DELETE: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5908,6 +5960,7 @@ static REGISTER_FOR_REALTIME_API_DELETE: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5945,6 +5998,7 @@ static SMART_ME_DEVICE_CONFIGURATION_POST: runtime::Operation = runtime::Operati
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SMART_ME_DEVICE_CONFIGURATION_POST_BODY,
@@ -5984,6 +6038,7 @@ static SMART_ME_DEVICE_CONFIGURATION_POST: runtime::Operation = runtime::Operati
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6014,6 +6069,7 @@ static SMART_ME_DEVICE_CONFIGURATION_GET: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6027,6 +6083,7 @@ static SMART_ME_DEVICE_CONFIGURATION_GET: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6069,6 +6126,7 @@ static SUB_USER_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::None,
         schema: &SUB_USER_POST_BODY,
@@ -6087,6 +6145,7 @@ static SUB_USER_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6117,6 +6176,7 @@ static SUB_USER_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6130,6 +6190,7 @@ static SUB_USER_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6165,6 +6226,7 @@ static SUB_USER_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6178,6 +6240,7 @@ static SUB_USER_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6210,6 +6273,7 @@ static USER_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6245,6 +6309,7 @@ static VALUES_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6258,6 +6323,7 @@ static VALUES_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6293,6 +6359,7 @@ static VALUES_IN_PAST_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6303,6 +6370,7 @@ static VALUES_IN_PAST_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "date",
+            key: "date",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6316,6 +6384,7 @@ static VALUES_IN_PAST_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6351,6 +6420,7 @@ static VALUES_IN_PAST_MULTIPLE_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6361,6 +6431,7 @@ static VALUES_IN_PAST_MULTIPLE_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "startDate",
+            key: "startDate",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6373,6 +6444,7 @@ static VALUES_IN_PAST_MULTIPLE_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "endDate",
+            key: "endDate",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6385,6 +6457,7 @@ static VALUES_IN_PAST_MULTIPLE_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "interval",
+            key: "interval",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -6400,6 +6473,7 @@ static VALUES_IN_PAST_MULTIPLE_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6437,6 +6511,7 @@ static VIRTUAL_BILLING_METER_ACTIVE_GET: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6479,6 +6554,7 @@ static VIRTUAL_BILLING_METER_ACTIVE_POST: runtime::Operation = runtime::Operatio
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The Meter to activate"),
         schema: &VIRTUAL_BILLING_METER_ACTIVE_POST_BODY,
@@ -6491,6 +6567,7 @@ static VIRTUAL_BILLING_METER_ACTIVE_POST: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6549,6 +6626,7 @@ static VIRTUAL_BILLING_METER_DEACTIVATE_POST: runtime::Operation = runtime::Oper
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The Meter to activate"),
         schema: &VIRTUAL_BILLING_METER_DEACTIVATE_POST_BODY,
@@ -6559,6 +6637,7 @@ static VIRTUAL_BILLING_METER_DEACTIVATE_POST: runtime::Operation = runtime::Oper
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6612,6 +6691,7 @@ static VIRTUAL_BILLING_METERS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6647,6 +6727,7 @@ static VIRTUAL_METER_CALCULATE_FORMULA_GET: runtime::Operation = runtime::Operat
     parameters: &[
         runtime::Parameter {
             name: "formula",
+            key: "formula",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6660,6 +6741,7 @@ static VIRTUAL_METER_CALCULATE_FORMULA_GET: runtime::Operation = runtime::Operat
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6697,6 +6779,7 @@ static VIRTUAL_TARIFF_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6732,6 +6815,7 @@ static GET_API_VIRTUAL_TARIFF_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6745,6 +6829,7 @@ static GET_API_VIRTUAL_TARIFF_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6780,6 +6865,7 @@ static VIRTUAL_TARIFF_CONSUMPTION_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "folderId",
+            key: "folderId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6790,6 +6876,7 @@ static VIRTUAL_TARIFF_CONSUMPTION_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "startDate",
+            key: "startDate",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6800,6 +6887,7 @@ static VIRTUAL_TARIFF_CONSUMPTION_GET: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "endDate",
+            key: "endDate",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6813,6 +6901,7 @@ static VIRTUAL_TARIFF_CONSUMPTION_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6848,6 +6937,7 @@ static VIRTUAL_TARIFFS_FOR_PROPERTY_GET: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6861,6 +6951,7 @@ static VIRTUAL_TARIFFS_FOR_PROPERTY_GET: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6896,6 +6987,7 @@ static FOLDER_ASSIGN_POST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "source",
+            key: "source",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6908,6 +7000,7 @@ static FOLDER_ASSIGN_POST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target",
+            key: "target",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6923,6 +7016,7 @@ static FOLDER_ASSIGN_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6953,6 +7047,7 @@ static FOLDER_SETTINGS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6966,6 +7061,7 @@ static FOLDER_SETTINGS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7001,6 +7097,7 @@ static FOLDER_SETTINGS_POST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7021,6 +7118,7 @@ static FOLDER_SETTINGS_POST: runtime::Operation = runtime::Operation {
             ("application/xml", runtime::BodyKind::Xml),
             ("text/xml", runtime::BodyKind::Xml),
         ],
+        others: &[],
         required: true,
         description: ::std::option::Option::Some("The folder or meter data"),
         schema: &FOLDER_SETTINGS_POST_BODY,
@@ -7048,6 +7146,7 @@ static FOLDER_SETTINGS_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7083,6 +7182,7 @@ static FOLDER_SETTINGS_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7096,6 +7196,7 @@ static FOLDER_SETTINGS_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7126,6 +7227,7 @@ static USER_TO_FOLDER_ASSIGN_POST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "source",
+            key: "source",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7138,6 +7240,7 @@ static USER_TO_FOLDER_ASSIGN_POST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target",
+            key: "target",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7150,6 +7253,7 @@ static USER_TO_FOLDER_ASSIGN_POST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "oldFolder",
+            key: "oldFolder",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7165,6 +7269,7 @@ static USER_TO_FOLDER_ASSIGN_POST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7195,6 +7300,7 @@ static USER_TO_FOLDER_ASSIGN_DELETE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "source",
+            key: "source",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7207,6 +7313,7 @@ static USER_TO_FOLDER_ASSIGN_DELETE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "target",
+            key: "target",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7220,6 +7327,7 @@ static USER_TO_FOLDER_ASSIGN_DELETE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 204u16,
+            last: 204u16,
             description: "No Content",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7250,6 +7358,7 @@ static O_AUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "client_id",
+            key: "client_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7260,6 +7369,7 @@ static O_AUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "redirect_uri",
+            key: "redirect_uri",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7270,6 +7380,7 @@ static O_AUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "state",
+            key: "state",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7280,6 +7391,7 @@ static O_AUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "scope",
+            key: "scope",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7290,6 +7402,7 @@ static O_AUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "client_secret",
+            key: "client_secret",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7303,6 +7416,7 @@ static O_AUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7338,6 +7452,7 @@ static POST_API_OAUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "client_id",
+            key: "client_id",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7348,6 +7463,7 @@ static POST_API_OAUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "redirect_uri",
+            key: "redirect_uri",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7358,6 +7474,7 @@ static POST_API_OAUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "state",
+            key: "state",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7368,6 +7485,7 @@ static POST_API_OAUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "scope",
+            key: "scope",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7378,6 +7496,7 @@ static POST_API_OAUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "client_secret",
+            key: "client_secret",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7391,6 +7510,7 @@ static POST_API_OAUTH_AUTHORIZE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7426,6 +7546,7 @@ static PICO_CHARGING_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7439,6 +7560,7 @@ static PICO_CHARGING_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7474,6 +7596,7 @@ static PICO_CHARGING_HISTORY_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7487,6 +7610,7 @@ static PICO_CHARGING_HISTORY_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7524,6 +7648,7 @@ static GET_API_PICO_LOADMANAGEMENTGROUP: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7559,6 +7684,7 @@ static PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST: runtime::Operation = runtim
     parameters: &[
         runtime::Parameter {
             name: "serial",
+            key: "serial",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7571,6 +7697,7 @@ static PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST: runtime::Operation = runtim
         },
         runtime::Parameter {
             name: "current",
+            key: "current",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7586,6 +7713,7 @@ static PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST: runtime::Operation = runtim
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7621,6 +7749,7 @@ static PICO_LOADMANAGEMENT_GROUP_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7634,6 +7763,7 @@ static PICO_LOADMANAGEMENT_GROUP_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7669,6 +7799,7 @@ static PICO_SETTINGS_GET: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7682,6 +7813,7 @@ static PICO_SETTINGS_GET: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "OK",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -893,6 +893,7 @@ static GET_PERSONAS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "name",
+            key: "name",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -903,6 +904,7 @@ static GET_PERSONAS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -913,6 +915,7 @@ static GET_PERSONAS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -923,6 +926,7 @@ static GET_PERSONAS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -935,6 +939,7 @@ static GET_PERSONAS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -948,6 +953,7 @@ static GET_PERSONAS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The personas",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1005,6 +1011,7 @@ static GET_PERSONAS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1015,6 +1022,7 @@ static GET_PERSONAS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1027,6 +1035,7 @@ static GET_PERSONAS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1040,6 +1049,7 @@ static GET_PERSONAS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Persona",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1108,6 +1118,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1120,6 +1131,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end",
+            key: "end",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1132,6 +1144,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "show_id",
+            key: "show_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1142,6 +1155,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "persona_id",
+            key: "persona_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1152,6 +1166,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1162,6 +1177,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1172,6 +1188,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1184,6 +1201,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1197,6 +1215,7 @@ static GET_PLAYLISTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The playlists",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1254,6 +1273,7 @@ static GET_PLAYLISTS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1264,6 +1284,7 @@ static GET_PLAYLISTS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1276,6 +1297,7 @@ static GET_PLAYLISTS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1289,6 +1311,7 @@ static GET_PLAYLISTS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The playlist",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1357,6 +1380,7 @@ static GET_SHOWS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1369,6 +1393,7 @@ static GET_SHOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end",
+            key: "end",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1381,6 +1406,7 @@ static GET_SHOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1391,6 +1417,7 @@ static GET_SHOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1401,6 +1428,7 @@ static GET_SHOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1413,6 +1441,7 @@ static GET_SHOWS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1426,6 +1455,7 @@ static GET_SHOWS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The shows",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1494,6 +1524,7 @@ static GET_SHOWS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1504,6 +1535,7 @@ static GET_SHOWS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1516,6 +1548,7 @@ static GET_SHOWS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1529,6 +1562,7 @@ static GET_SHOWS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The Show",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1597,6 +1631,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "start",
+            key: "start",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1609,6 +1644,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "end",
+            key: "end",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -1619,6 +1655,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "playlist_id",
+            key: "playlist_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1629,6 +1666,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "show_id",
+            key: "show_id",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1639,6 +1677,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "count",
+            key: "count",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1649,6 +1688,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page",
+            key: "page",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1659,6 +1699,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1671,6 +1712,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1684,6 +1726,7 @@ static GET_SPINS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The spins",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1743,6 +1786,7 @@ static POST_SPINS: runtime::Operation = runtime::Operation {
         media_type: "application/x-www-form-urlencoded",
         kind: runtime::BodyKind::Form,
         alternatives: &[],
+        others: &[],
         required: false,
         description: ::std::option::Option::None,
         schema: &POST_SPINS_BODY,
@@ -1764,6 +1808,7 @@ static POST_SPINS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 201u16,
+            last: 201u16,
             description: "The new created Spin.",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -1842,6 +1887,7 @@ static GET_SPINS_BY_ID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "id",
+            key: "id",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -1852,6 +1898,7 @@ static GET_SPINS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fields",
+            key: "fields",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1864,6 +1911,7 @@ static GET_SPINS_BY_ID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "expand",
+            key: "expand",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -1877,6 +1925,7 @@ static GET_SPINS_BY_ID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "The spin",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",

@@ -5238,6 +5238,7 @@ static GET_DISTRICT_EVENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5250,6 +5251,7 @@ static GET_DISTRICT_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "district_key",
+            key: "district_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5263,6 +5265,7 @@ static GET_DISTRICT_EVENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5291,6 +5294,7 @@ static GET_DISTRICT_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5339,6 +5343,7 @@ static GET_DISTRICT_EVENTS_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5351,6 +5356,7 @@ static GET_DISTRICT_EVENTS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "district_key",
+            key: "district_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5364,6 +5370,7 @@ static GET_DISTRICT_EVENTS_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5392,6 +5399,7 @@ static GET_DISTRICT_EVENTS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5440,6 +5448,7 @@ static GET_DISTRICT_EVENTS_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5452,6 +5461,7 @@ static GET_DISTRICT_EVENTS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "district_key",
+            key: "district_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5465,6 +5475,7 @@ static GET_DISTRICT_EVENTS_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5493,6 +5504,7 @@ static GET_DISTRICT_EVENTS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5541,6 +5553,7 @@ static GET_DISTRICT_RANKINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5553,6 +5566,7 @@ static GET_DISTRICT_RANKINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "district_key",
+            key: "district_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5566,6 +5580,7 @@ static GET_DISTRICT_RANKINGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5594,6 +5609,7 @@ static GET_DISTRICT_RANKINGS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5642,6 +5658,7 @@ static GET_DISTRICT_TEAMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5654,6 +5671,7 @@ static GET_DISTRICT_TEAMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "district_key",
+            key: "district_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5667,6 +5685,7 @@ static GET_DISTRICT_TEAMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5695,6 +5714,7 @@ static GET_DISTRICT_TEAMS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5743,6 +5763,7 @@ static GET_DISTRICT_TEAMS_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5755,6 +5776,7 @@ static GET_DISTRICT_TEAMS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "district_key",
+            key: "district_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5768,6 +5790,7 @@ static GET_DISTRICT_TEAMS_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5796,6 +5819,7 @@ static GET_DISTRICT_TEAMS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5844,6 +5868,7 @@ static GET_DISTRICT_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5856,6 +5881,7 @@ static GET_DISTRICT_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "district_key",
+            key: "district_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5869,6 +5895,7 @@ static GET_DISTRICT_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -5897,6 +5924,7 @@ static GET_DISTRICT_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -5945,6 +5973,7 @@ static GET_DISTRICTS_BY_YEAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -5957,6 +5986,7 @@ static GET_DISTRICTS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -5972,6 +6002,7 @@ static GET_DISTRICTS_BY_YEAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6000,6 +6031,7 @@ static GET_DISTRICTS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6048,6 +6080,7 @@ static GET_EVENT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6060,6 +6093,7 @@ static GET_EVENT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6073,6 +6107,7 @@ static GET_EVENT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6101,6 +6136,7 @@ static GET_EVENT: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6149,6 +6185,7 @@ static GET_EVENT_ALLIANCES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6161,6 +6198,7 @@ static GET_EVENT_ALLIANCES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6174,6 +6212,7 @@ static GET_EVENT_ALLIANCES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6202,6 +6241,7 @@ static GET_EVENT_ALLIANCES: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6250,6 +6290,7 @@ static GET_EVENT_AWARDS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6262,6 +6303,7 @@ static GET_EVENT_AWARDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6275,6 +6317,7 @@ static GET_EVENT_AWARDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6303,6 +6346,7 @@ static GET_EVENT_AWARDS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6351,6 +6395,7 @@ static GET_EVENT_DISTRICT_POINTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6363,6 +6408,7 @@ static GET_EVENT_DISTRICT_POINTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6376,6 +6422,7 @@ static GET_EVENT_DISTRICT_POINTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6404,6 +6451,7 @@ static GET_EVENT_DISTRICT_POINTS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6452,6 +6500,7 @@ static GET_EVENT_INSIGHTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6464,6 +6513,7 @@ static GET_EVENT_INSIGHTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6477,6 +6527,7 @@ static GET_EVENT_INSIGHTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6505,6 +6556,7 @@ static GET_EVENT_INSIGHTS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6553,6 +6605,7 @@ static GET_EVENT_MATCHES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6565,6 +6618,7 @@ static GET_EVENT_MATCHES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6578,6 +6632,7 @@ static GET_EVENT_MATCHES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6606,6 +6661,7 @@ static GET_EVENT_MATCHES: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6654,6 +6710,7 @@ static GET_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6666,6 +6723,7 @@ static GET_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6679,6 +6737,7 @@ static GET_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6707,6 +6766,7 @@ static GET_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6755,6 +6815,7 @@ static GET_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6767,6 +6828,7 @@ static GET_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6780,6 +6842,7 @@ static GET_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6808,6 +6871,7 @@ static GET_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6856,6 +6920,7 @@ static GET_EVENT_MATCH_TIMESERIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6868,6 +6933,7 @@ static GET_EVENT_MATCH_TIMESERIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6881,6 +6947,7 @@ static GET_EVENT_MATCH_TIMESERIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -6909,6 +6976,7 @@ static GET_EVENT_MATCH_TIMESERIES: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -6957,6 +7025,7 @@ static GET_EVENT_OP_RS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6969,6 +7038,7 @@ static GET_EVENT_OP_RS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -6982,6 +7052,7 @@ static GET_EVENT_OP_RS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7010,6 +7081,7 @@ static GET_EVENT_OP_RS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7058,6 +7130,7 @@ static GET_EVENT_PREDICTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7070,6 +7143,7 @@ static GET_EVENT_PREDICTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7083,6 +7157,7 @@ static GET_EVENT_PREDICTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7111,6 +7186,7 @@ static GET_EVENT_PREDICTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7159,6 +7235,7 @@ static GET_EVENT_RANKINGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7171,6 +7248,7 @@ static GET_EVENT_RANKINGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7184,6 +7262,7 @@ static GET_EVENT_RANKINGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7212,6 +7291,7 @@ static GET_EVENT_RANKINGS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7260,6 +7340,7 @@ static GET_EVENT_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7272,6 +7353,7 @@ static GET_EVENT_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7285,6 +7367,7 @@ static GET_EVENT_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7313,6 +7396,7 @@ static GET_EVENT_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7361,6 +7445,7 @@ static GET_EVENT_TEAMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7373,6 +7458,7 @@ static GET_EVENT_TEAMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7386,6 +7472,7 @@ static GET_EVENT_TEAMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7414,6 +7501,7 @@ static GET_EVENT_TEAMS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7462,6 +7550,7 @@ static GET_EVENT_TEAMS_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7474,6 +7563,7 @@ static GET_EVENT_TEAMS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7487,6 +7577,7 @@ static GET_EVENT_TEAMS_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7515,6 +7606,7 @@ static GET_EVENT_TEAMS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7563,6 +7655,7 @@ static GET_EVENT_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7575,6 +7668,7 @@ static GET_EVENT_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7588,6 +7682,7 @@ static GET_EVENT_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7616,6 +7711,7 @@ static GET_EVENT_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7664,6 +7760,7 @@ static GET_EVENT_TEAMS_STATUSES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7676,6 +7773,7 @@ static GET_EVENT_TEAMS_STATUSES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7689,6 +7787,7 @@ static GET_EVENT_TEAMS_STATUSES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7717,6 +7816,7 @@ static GET_EVENT_TEAMS_STATUSES: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7765,6 +7865,7 @@ static GET_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7777,6 +7878,7 @@ static GET_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7792,6 +7894,7 @@ static GET_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7820,6 +7923,7 @@ static GET_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7868,6 +7972,7 @@ static GET_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7880,6 +7985,7 @@ static GET_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7895,6 +8001,7 @@ static GET_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -7923,6 +8030,7 @@ static GET_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -7971,6 +8079,7 @@ static GET_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -7983,6 +8092,7 @@ static GET_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -7998,6 +8108,7 @@ static GET_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8026,6 +8137,7 @@ static GET_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8074,6 +8186,7 @@ static GET_MATCH: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8086,6 +8199,7 @@ static GET_MATCH: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "match_key",
+            key: "match_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8099,6 +8213,7 @@ static GET_MATCH: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8127,6 +8242,7 @@ static GET_MATCH: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8175,6 +8291,7 @@ static GET_MATCH_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8187,6 +8304,7 @@ static GET_MATCH_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "match_key",
+            key: "match_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8200,6 +8318,7 @@ static GET_MATCH_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8228,6 +8347,7 @@ static GET_MATCH_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8276,6 +8396,7 @@ static GET_MATCH_TIMESERIES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8288,6 +8409,7 @@ static GET_MATCH_TIMESERIES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "match_key",
+            key: "match_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8301,6 +8423,7 @@ static GET_MATCH_TIMESERIES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8329,6 +8452,7 @@ static GET_MATCH_TIMESERIES: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8377,6 +8501,7 @@ static GET_MATCH_ZEBRA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8389,6 +8514,7 @@ static GET_MATCH_ZEBRA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "match_key",
+            key: "match_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8402,6 +8528,7 @@ static GET_MATCH_ZEBRA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8430,6 +8557,7 @@ static GET_MATCH_ZEBRA: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8478,6 +8606,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8493,6 +8622,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8521,6 +8651,7 @@ static GET_STATUS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8569,6 +8700,7 @@ static GET_TEAM: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8581,6 +8713,7 @@ static GET_TEAM: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8594,6 +8727,7 @@ static GET_TEAM: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8622,6 +8756,7 @@ static GET_TEAM: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8670,6 +8805,7 @@ static GET_TEAM_AWARDS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8682,6 +8818,7 @@ static GET_TEAM_AWARDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8695,6 +8832,7 @@ static GET_TEAM_AWARDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8723,6 +8861,7 @@ static GET_TEAM_AWARDS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8771,6 +8910,7 @@ static GET_TEAM_AWARDS_BY_YEAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8783,6 +8923,7 @@ static GET_TEAM_AWARDS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8793,6 +8934,7 @@ static GET_TEAM_AWARDS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -8808,6 +8950,7 @@ static GET_TEAM_AWARDS_BY_YEAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8836,6 +8979,7 @@ static GET_TEAM_AWARDS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8884,6 +9028,7 @@ static GET_TEAM_DISTRICTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8896,6 +9041,7 @@ static GET_TEAM_DISTRICTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8909,6 +9055,7 @@ static GET_TEAM_DISTRICTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -8937,6 +9084,7 @@ static GET_TEAM_DISTRICTS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -8985,6 +9133,7 @@ static GET_TEAM_EVENT_AWARDS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -8997,6 +9146,7 @@ static GET_TEAM_EVENT_AWARDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9007,6 +9157,7 @@ static GET_TEAM_EVENT_AWARDS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9020,6 +9171,7 @@ static GET_TEAM_EVENT_AWARDS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9048,6 +9200,7 @@ static GET_TEAM_EVENT_AWARDS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9096,6 +9249,7 @@ static GET_TEAM_EVENT_MATCHES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9108,6 +9262,7 @@ static GET_TEAM_EVENT_MATCHES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9118,6 +9273,7 @@ static GET_TEAM_EVENT_MATCHES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9131,6 +9287,7 @@ static GET_TEAM_EVENT_MATCHES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9159,6 +9316,7 @@ static GET_TEAM_EVENT_MATCHES: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9207,6 +9365,7 @@ static GET_TEAM_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9219,6 +9378,7 @@ static GET_TEAM_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9229,6 +9389,7 @@ static GET_TEAM_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9242,6 +9403,7 @@ static GET_TEAM_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9270,6 +9432,7 @@ static GET_TEAM_EVENT_MATCHES_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9318,6 +9481,7 @@ static GET_TEAM_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9330,6 +9494,7 @@ static GET_TEAM_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9340,6 +9505,7 @@ static GET_TEAM_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9353,6 +9519,7 @@ static GET_TEAM_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9381,6 +9548,7 @@ static GET_TEAM_EVENT_MATCHES_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9429,6 +9597,7 @@ static GET_TEAM_EVENT_STATUS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9441,6 +9610,7 @@ static GET_TEAM_EVENT_STATUS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9451,6 +9621,7 @@ static GET_TEAM_EVENT_STATUS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "event_key",
+            key: "event_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9464,6 +9635,7 @@ static GET_TEAM_EVENT_STATUS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9492,6 +9664,7 @@ static GET_TEAM_EVENT_STATUS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9540,6 +9713,7 @@ static GET_TEAM_EVENTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9552,6 +9726,7 @@ static GET_TEAM_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9565,6 +9740,7 @@ static GET_TEAM_EVENTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9593,6 +9769,7 @@ static GET_TEAM_EVENTS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9641,6 +9818,7 @@ static GET_TEAM_EVENTS_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9653,6 +9831,7 @@ static GET_TEAM_EVENTS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9666,6 +9845,7 @@ static GET_TEAM_EVENTS_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9694,6 +9874,7 @@ static GET_TEAM_EVENTS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9742,6 +9923,7 @@ static GET_TEAM_EVENTS_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9754,6 +9936,7 @@ static GET_TEAM_EVENTS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9767,6 +9950,7 @@ static GET_TEAM_EVENTS_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9795,6 +9979,7 @@ static GET_TEAM_EVENTS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9843,6 +10028,7 @@ static GET_TEAM_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9855,6 +10041,7 @@ static GET_TEAM_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9865,6 +10052,7 @@ static GET_TEAM_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -9880,6 +10068,7 @@ static GET_TEAM_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -9908,6 +10097,7 @@ static GET_TEAM_EVENTS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -9956,6 +10146,7 @@ static GET_TEAM_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9968,6 +10159,7 @@ static GET_TEAM_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -9978,6 +10170,7 @@ static GET_TEAM_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -9993,6 +10186,7 @@ static GET_TEAM_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10021,6 +10215,7 @@ static GET_TEAM_EVENTS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10069,6 +10264,7 @@ static GET_TEAM_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10081,6 +10277,7 @@ static GET_TEAM_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10091,6 +10288,7 @@ static GET_TEAM_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10106,6 +10304,7 @@ static GET_TEAM_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10134,6 +10333,7 @@ static GET_TEAM_EVENTS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10182,6 +10382,7 @@ static GET_TEAM_EVENTS_STATUSES_BY_YEAR: runtime::Operation = runtime::Operation
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10194,6 +10395,7 @@ static GET_TEAM_EVENTS_STATUSES_BY_YEAR: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10204,6 +10406,7 @@ static GET_TEAM_EVENTS_STATUSES_BY_YEAR: runtime::Operation = runtime::Operation
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10219,6 +10422,7 @@ static GET_TEAM_EVENTS_STATUSES_BY_YEAR: runtime::Operation = runtime::Operation
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10247,6 +10451,7 @@ static GET_TEAM_EVENTS_STATUSES_BY_YEAR: runtime::Operation = runtime::Operation
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10295,6 +10500,7 @@ static GET_TEAM_MATCHES_BY_YEAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10307,6 +10513,7 @@ static GET_TEAM_MATCHES_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10317,6 +10524,7 @@ static GET_TEAM_MATCHES_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10332,6 +10540,7 @@ static GET_TEAM_MATCHES_BY_YEAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10360,6 +10569,7 @@ static GET_TEAM_MATCHES_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10408,6 +10618,7 @@ static GET_TEAM_MATCHES_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10420,6 +10631,7 @@ static GET_TEAM_MATCHES_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10430,6 +10642,7 @@ static GET_TEAM_MATCHES_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10445,6 +10658,7 @@ static GET_TEAM_MATCHES_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10473,6 +10687,7 @@ static GET_TEAM_MATCHES_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10521,6 +10736,7 @@ static GET_TEAM_MATCHES_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10533,6 +10749,7 @@ static GET_TEAM_MATCHES_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10543,6 +10760,7 @@ static GET_TEAM_MATCHES_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10558,6 +10776,7 @@ static GET_TEAM_MATCHES_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10586,6 +10805,7 @@ static GET_TEAM_MATCHES_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation 
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10634,6 +10854,7 @@ static GET_TEAM_MEDIA_BY_TAG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10646,6 +10867,7 @@ static GET_TEAM_MEDIA_BY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10656,6 +10878,7 @@ static GET_TEAM_MEDIA_BY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media_tag",
+            key: "media_tag",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10671,6 +10894,7 @@ static GET_TEAM_MEDIA_BY_TAG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10699,6 +10923,7 @@ static GET_TEAM_MEDIA_BY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10747,6 +10972,7 @@ static GET_TEAM_MEDIA_BY_TAG_YEAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10759,6 +10985,7 @@ static GET_TEAM_MEDIA_BY_TAG_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10769,6 +10996,7 @@ static GET_TEAM_MEDIA_BY_TAG_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "media_tag",
+            key: "media_tag",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10781,6 +11009,7 @@ static GET_TEAM_MEDIA_BY_TAG_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10796,6 +11025,7 @@ static GET_TEAM_MEDIA_BY_TAG_YEAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10824,6 +11054,7 @@ static GET_TEAM_MEDIA_BY_TAG_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10872,6 +11103,7 @@ static GET_TEAM_MEDIA_BY_YEAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10884,6 +11116,7 @@ static GET_TEAM_MEDIA_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10894,6 +11127,7 @@ static GET_TEAM_MEDIA_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -10909,6 +11143,7 @@ static GET_TEAM_MEDIA_BY_YEAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -10937,6 +11172,7 @@ static GET_TEAM_MEDIA_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -10985,6 +11221,7 @@ static GET_TEAM_ROBOTS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -10997,6 +11234,7 @@ static GET_TEAM_ROBOTS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11010,6 +11248,7 @@ static GET_TEAM_ROBOTS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11038,6 +11277,7 @@ static GET_TEAM_ROBOTS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11086,6 +11326,7 @@ static GET_TEAM_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11098,6 +11339,7 @@ static GET_TEAM_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11111,6 +11353,7 @@ static GET_TEAM_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11139,6 +11382,7 @@ static GET_TEAM_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11187,6 +11431,7 @@ static GET_TEAM_SOCIAL_MEDIA: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11199,6 +11444,7 @@ static GET_TEAM_SOCIAL_MEDIA: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11212,6 +11458,7 @@ static GET_TEAM_SOCIAL_MEDIA: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11240,6 +11487,7 @@ static GET_TEAM_SOCIAL_MEDIA: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11288,6 +11536,7 @@ static GET_TEAM_YEARS_PARTICIPATED: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11300,6 +11549,7 @@ static GET_TEAM_YEARS_PARTICIPATED: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "team_key",
+            key: "team_key",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11313,6 +11563,7 @@ static GET_TEAM_YEARS_PARTICIPATED: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11341,6 +11592,7 @@ static GET_TEAM_YEARS_PARTICIPATED: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11389,6 +11641,7 @@ static GET_TEAMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11401,6 +11654,7 @@ static GET_TEAMS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_num",
+            key: "page_num",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11416,6 +11670,7 @@ static GET_TEAMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11444,6 +11699,7 @@ static GET_TEAMS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11492,6 +11748,7 @@ static GET_TEAMS_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11504,6 +11761,7 @@ static GET_TEAMS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_num",
+            key: "page_num",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11519,6 +11777,7 @@ static GET_TEAMS_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11547,6 +11806,7 @@ static GET_TEAMS_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11595,6 +11855,7 @@ static GET_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11607,6 +11868,7 @@ static GET_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_num",
+            key: "page_num",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11622,6 +11884,7 @@ static GET_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11650,6 +11913,7 @@ static GET_TEAMS_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11698,6 +11962,7 @@ static GET_TEAMS_BY_YEAR: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11710,6 +11975,7 @@ static GET_TEAMS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11722,6 +11988,7 @@ static GET_TEAMS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_num",
+            key: "page_num",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11737,6 +12004,7 @@ static GET_TEAMS_BY_YEAR: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11765,6 +12033,7 @@ static GET_TEAMS_BY_YEAR: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11813,6 +12082,7 @@ static GET_TEAMS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11825,6 +12095,7 @@ static GET_TEAMS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11837,6 +12108,7 @@ static GET_TEAMS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_num",
+            key: "page_num",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11852,6 +12124,7 @@ static GET_TEAMS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11880,6 +12153,7 @@ static GET_TEAMS_BY_YEAR_KEYS: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],
@@ -11928,6 +12202,7 @@ static GET_TEAMS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "If-Modified-Since",
+            key: "If-Modified-Since",
             location: runtime::Location::Header,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -11940,6 +12215,7 @@ static GET_TEAMS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "year",
+            key: "year",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11952,6 +12228,7 @@ static GET_TEAMS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "page_num",
+            key: "page_num",
             location: runtime::Location::Path,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -11967,6 +12244,7 @@ static GET_TEAMS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "Successful response",
             content: ::std::option::Option::Some(runtime::Content {
                 media_type: "application/json",
@@ -11995,6 +12273,7 @@ static GET_TEAMS_BY_YEAR_SIMPLE: runtime::Operation = runtime::Operation {
         },
         runtime::SuccessResponse {
             status: 304u16,
+            last: 304u16,
             description: "Not Modified - Use Local Cached Value",
             content: ::std::option::Option::None,
             headers: &[],

@@ -2621,6 +2621,7 @@ static POST_CREATE_PATHWAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "gpml",
+            key: "gpml",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2633,6 +2634,7 @@ static POST_CREATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auth",
+            key: "auth",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2643,6 +2645,7 @@ static POST_CREATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2653,6 +2656,7 @@ static POST_CREATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2666,6 +2670,7 @@ static POST_CREATE_PATHWAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2696,6 +2701,7 @@ static GET_FIND_INTERACTIONS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2708,6 +2714,7 @@ static GET_FIND_INTERACTIONS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2721,6 +2728,7 @@ static GET_FIND_INTERACTIONS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2751,6 +2759,7 @@ static GET_FIND_PATHWAYS_BY_LITERATURE: runtime::Operation = runtime::Operation 
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2763,6 +2772,7 @@ static GET_FIND_PATHWAYS_BY_LITERATURE: runtime::Operation = runtime::Operation 
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2776,6 +2786,7 @@ static GET_FIND_PATHWAYS_BY_LITERATURE: runtime::Operation = runtime::Operation 
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2806,6 +2817,7 @@ static GET_FIND_PATHWAYS_BY_TEXT: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "query",
+            key: "query",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2816,6 +2828,7 @@ static GET_FIND_PATHWAYS_BY_TEXT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "species",
+            key: "species",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2828,6 +2841,7 @@ static GET_FIND_PATHWAYS_BY_TEXT: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2841,6 +2855,7 @@ static GET_FIND_PATHWAYS_BY_TEXT: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2871,6 +2886,7 @@ static GET_FIND_PATHWAYS_BY_XREF: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "ids",
+            key: "ids",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -2881,6 +2897,7 @@ static GET_FIND_PATHWAYS_BY_XREF: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "codes",
+            key: "codes",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -2891,6 +2908,7 @@ static GET_FIND_PATHWAYS_BY_XREF: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2904,6 +2922,7 @@ static GET_FIND_PATHWAYS_BY_XREF: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -2934,6 +2953,7 @@ static GET_GET_COLORED_PATHWAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2944,6 +2964,7 @@ static GET_GET_COLORED_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "revision",
+            key: "revision",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2956,6 +2977,7 @@ static GET_GET_COLORED_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "graphId",
+            key: "graphId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -2966,6 +2988,7 @@ static GET_GET_COLORED_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "color",
+            key: "color",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Array(runtime::Scalar::String),
@@ -2976,6 +2999,7 @@ static GET_GET_COLORED_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "fileType",
+            key: "fileType",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -2988,6 +3012,7 @@ static GET_GET_COLORED_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3001,6 +3026,7 @@ static GET_GET_COLORED_PATHWAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3031,6 +3057,7 @@ static GET_GET_CURATION_TAG_HISTORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3041,6 +3068,7 @@ static GET_GET_CURATION_TAG_HISTORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "timestamp",
+            key: "timestamp",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3053,6 +3081,7 @@ static GET_GET_CURATION_TAG_HISTORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3066,6 +3095,7 @@ static GET_GET_CURATION_TAG_HISTORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3096,6 +3126,7 @@ static GET_GET_CURATION_TAGS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3106,6 +3137,7 @@ static GET_GET_CURATION_TAGS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3119,6 +3151,7 @@ static GET_GET_CURATION_TAGS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3149,6 +3182,7 @@ static GET_GET_CURATION_TAGS_BY_NAME: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "tagName",
+            key: "tagName",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3159,6 +3193,7 @@ static GET_GET_CURATION_TAGS_BY_NAME: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3172,6 +3207,7 @@ static GET_GET_CURATION_TAGS_BY_NAME: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3202,6 +3238,7 @@ static GET_GET_ONTOLOGY_TERMS_BY_PATHWAY: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3212,6 +3249,7 @@ static GET_GET_ONTOLOGY_TERMS_BY_PATHWAY: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3225,6 +3263,7 @@ static GET_GET_ONTOLOGY_TERMS_BY_PATHWAY: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3255,6 +3294,7 @@ static GET_GET_PATHWAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3265,6 +3305,7 @@ static GET_GET_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "revision",
+            key: "revision",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3277,6 +3318,7 @@ static GET_GET_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3290,6 +3332,7 @@ static GET_GET_PATHWAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3320,6 +3363,7 @@ static GET_GET_PATHWAY_AS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "fileType",
+            key: "fileType",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3332,6 +3376,7 @@ static GET_GET_PATHWAY_AS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3342,6 +3387,7 @@ static GET_GET_PATHWAY_AS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "revision",
+            key: "revision",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -3354,6 +3400,7 @@ static GET_GET_PATHWAY_AS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3367,6 +3414,7 @@ static GET_GET_PATHWAY_AS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3397,6 +3445,7 @@ static GET_GET_PATHWAY_HISTORY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3407,6 +3456,7 @@ static GET_GET_PATHWAY_HISTORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "timestamp",
+            key: "timestamp",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3419,6 +3469,7 @@ static GET_GET_PATHWAY_HISTORY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3432,6 +3483,7 @@ static GET_GET_PATHWAY_HISTORY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3462,6 +3514,7 @@ static GET_GET_PATHWAY_INFO: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3472,6 +3525,7 @@ static GET_GET_PATHWAY_INFO: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3485,6 +3539,7 @@ static GET_GET_PATHWAY_INFO: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3515,6 +3570,7 @@ static GET_GET_PATHWAYS_BY_ONTOLOGY_TERM: runtime::Operation = runtime::Operatio
     parameters: &[
         runtime::Parameter {
             name: "term",
+            key: "term",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3525,6 +3581,7 @@ static GET_GET_PATHWAYS_BY_ONTOLOGY_TERM: runtime::Operation = runtime::Operatio
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3538,6 +3595,7 @@ static GET_GET_PATHWAYS_BY_ONTOLOGY_TERM: runtime::Operation = runtime::Operatio
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3568,6 +3626,7 @@ static GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM: runtime::Operation = runtime::O
     parameters: &[
         runtime::Parameter {
             name: "term",
+            key: "term",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3578,6 +3637,7 @@ static GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM: runtime::Operation = runtime::O
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3591,6 +3651,7 @@ static GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM: runtime::Operation = runtime::O
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3621,6 +3682,7 @@ static GET_GET_RECENT_CHANGES: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "timestamp",
+            key: "timestamp",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3631,6 +3693,7 @@ static GET_GET_RECENT_CHANGES: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3644,6 +3707,7 @@ static GET_GET_RECENT_CHANGES: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3674,6 +3738,7 @@ static GET_GET_USER_BY_ORCID: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "orcid",
+            key: "orcid",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3684,6 +3749,7 @@ static GET_GET_USER_BY_ORCID: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3697,6 +3763,7 @@ static GET_GET_USER_BY_ORCID: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3727,6 +3794,7 @@ static GET_GET_XREF_LIST: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3737,6 +3805,7 @@ static GET_GET_XREF_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "code",
+            key: "code",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3749,6 +3818,7 @@ static GET_GET_XREF_LIST: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3762,6 +3832,7 @@ static GET_GET_XREF_LIST: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3792,6 +3863,7 @@ static GET_LIST_ORGANISMS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3805,6 +3877,7 @@ static GET_LIST_ORGANISMS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3835,6 +3908,7 @@ static GET_LIST_PATHWAYS: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "organism",
+            key: "organism",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3847,6 +3921,7 @@ static GET_LIST_PATHWAYS: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3860,6 +3935,7 @@ static GET_LIST_PATHWAYS: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3890,6 +3966,7 @@ static GET_LOGIN: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "name",
+            key: "name",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3902,6 +3979,7 @@ static GET_LOGIN: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "pass",
+            key: "pass",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3912,6 +3990,7 @@ static GET_LOGIN: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3925,6 +4004,7 @@ static GET_LOGIN: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -3955,6 +4035,7 @@ static GET_REMOVE_CURATION_TAG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3965,6 +4046,7 @@ static GET_REMOVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tagName",
+            key: "tagName",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3975,6 +4057,7 @@ static GET_REMOVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auth",
+            key: "auth",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3985,6 +4068,7 @@ static GET_REMOVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -3995,6 +4079,7 @@ static GET_REMOVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4008,6 +4093,7 @@ static GET_REMOVE_CURATION_TAG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4038,6 +4124,7 @@ static GET_REMOVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4048,6 +4135,7 @@ static GET_REMOVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "termId",
+            key: "termId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4060,6 +4148,7 @@ static GET_REMOVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auth",
+            key: "auth",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4070,6 +4159,7 @@ static GET_REMOVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user",
+            key: "user",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4080,6 +4170,7 @@ static GET_REMOVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4093,6 +4184,7 @@ static GET_REMOVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4123,6 +4215,7 @@ static GET_SAVE_CURATION_TAG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4133,6 +4226,7 @@ static GET_SAVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "tagName",
+            key: "tagName",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4143,6 +4237,7 @@ static GET_SAVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "text",
+            key: "text",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4153,6 +4248,7 @@ static GET_SAVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "revision",
+            key: "revision",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4163,6 +4259,7 @@ static GET_SAVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auth",
+            key: "auth",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4173,6 +4270,7 @@ static GET_SAVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4183,6 +4281,7 @@ static GET_SAVE_CURATION_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4196,6 +4295,7 @@ static GET_SAVE_CURATION_TAG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4226,6 +4326,7 @@ static GET_SAVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4236,6 +4337,7 @@ static GET_SAVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "term",
+            key: "term",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4246,6 +4348,7 @@ static GET_SAVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "termId",
+            key: "termId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4258,6 +4361,7 @@ static GET_SAVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auth",
+            key: "auth",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4268,6 +4372,7 @@ static GET_SAVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "user",
+            key: "user",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4278,6 +4383,7 @@ static GET_SAVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4291,6 +4397,7 @@ static GET_SAVE_ONTOLOGY_TAG: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],
@@ -4321,6 +4428,7 @@ static GET_UPDATE_PATHWAY: runtime::Operation = runtime::Operation {
     parameters: &[
         runtime::Parameter {
             name: "pwId",
+            key: "pwId",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4331,6 +4439,7 @@ static GET_UPDATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "description",
+            key: "description",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4343,6 +4452,7 @@ static GET_UPDATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "gpml",
+            key: "gpml",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4353,6 +4463,7 @@ static GET_UPDATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "revision",
+            key: "revision",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::Integer),
@@ -4365,6 +4476,7 @@ static GET_UPDATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "auth",
+            key: "auth",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4375,6 +4487,7 @@ static GET_UPDATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "username",
+            key: "username",
             location: runtime::Location::Query,
             required: true,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4385,6 +4498,7 @@ static GET_UPDATE_PATHWAY: runtime::Operation = runtime::Operation {
         },
         runtime::Parameter {
             name: "format",
+            key: "format",
             location: runtime::Location::Query,
             required: false,
             value: runtime::ValueKind::Scalar(runtime::Scalar::String),
@@ -4398,6 +4512,7 @@ static GET_UPDATE_PATHWAY: runtime::Operation = runtime::Operation {
     responses: &[
         runtime::SuccessResponse {
             status: 200u16,
+            last: 200u16,
             description: "everything ok",
             content: ::std::option::Option::None,
             headers: &[],

@@ -4,15 +4,17 @@
 
 mod one_way;
 mod operations;
+mod parameter_names;
 mod parameters;
 
 use openapiv3::{OpenAPI, ReferenceOr, StatusCode};
 
 use crate::codegen::spec::media::{self, MediaKind, Served, served_response};
-use crate::codegen::spec::{Spec, served_body};
+use crate::codegen::spec::{Spec, pointer_of, served_body};
 
 pub(super) use operations::multipart_operations;
 use operations::{operations_mut, without_multipart_operations};
+pub(super) use parameter_names::wire_names;
 pub(super) use parameters::Cookies;
 use parameters::{is_ignored_header, parameters_progenitor_takes};
 
@@ -30,6 +32,7 @@ use parameters::{is_ignored_header, parameters_progenitor_takes};
 pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
     let mut api = schemas_as_typify_reads(spec);
     parameters_progenitor_takes(&mut api, cookies);
+    parameter_names::distinct_parameter_names(&mut api);
     without_multipart_operations(&mut api, spec);
     one_way::unrequire_one_way_properties(&mut api);
     // A JSON response without a schema is any JSON value; progenitor
@@ -79,6 +82,22 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
                 }
             }
             successes_as_bytes_when_their_bodies_differ(&components, &mut operation.responses);
+            // A success range (`2XX`) reads every status of it, as one type
+            // (the bytes, where bodies differ): a status it covers would be
+            // an arm after the range's, which never matches.
+            let success_ranges: Vec<u16> = operation
+                .responses
+                .responses
+                .keys()
+                .filter_map(|status| match status {
+                    StatusCode::Range(range @ 2..=3) => Some(*range),
+                    _ => None,
+                })
+                .collect();
+            operation.responses.responses.retain(|status, _| match status {
+                StatusCode::Code(code) => !success_ranges.contains(&(code / 100)),
+                StatusCode::Range(_) => true,
+            });
             // A 101 is the WebSocket upgrade the server implements;
             // progenitor sends the handshake for dropshot's marker only.
             if operation.responses.responses.contains_key(&StatusCode::Code(101)) {
@@ -195,12 +214,19 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
     }
     let collide = crate::codegen::type_names::any_collide(spec.component_schemas())
         || crate::codegen::type_names::fields_apart_everywhere(&mut spec.json.clone());
-    if !found(&spec.json) && spec.degraded.is_empty() && !collide {
+    let renamed = !crate::codegen::type_names::component_renames(spec.component_schemas()).is_empty();
+    if !found(&spec.json) && spec.degraded.is_empty() && spec.degraded_inline.is_empty() && !collide && !renamed {
         return spec.api.clone();
     }
     let Ok(mut json) = serde_json::to_value(&spec.api) else {
         return spec.api.clone();
     };
+    // What typify cannot map is any JSON value, inline as in components.
+    for location in spec.degraded_inline.keys() {
+        if let Some(schema) = pointer_of(&spec.json, location).and_then(|p| json.pointer_mut(&p)) {
+            *schema = serde_json::json!({});
+        }
+    }
     rewrite(&mut json);
     crate::codegen::type_names::fields_apart_everywhere(&mut json);
     // What typify cannot map is any JSON value, on the client as on the
@@ -211,6 +237,21 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
             if let Some(schema) = schemas.get_mut(name) {
                 *schema = serde_json::json!({});
             }
+        }
+    }
+    // Components typify would name alike, under names of their own.
+    let renames = json
+        .pointer("/components/schemas")
+        .and_then(serde_json::Value::as_object)
+        .map(crate::codegen::type_names::component_renames)
+        .unwrap_or_default();
+    if !renames.is_empty() {
+        crate::codegen::type_names::rename_references(&mut json, &renames);
+        if let Some(serde_json::Value::Object(schemas)) = json.pointer_mut("/components/schemas") {
+            *schemas = std::mem::take(schemas)
+                .into_iter()
+                .map(|(name, schema)| (renames.get(&name).cloned().unwrap_or(name), schema))
+                .collect();
         }
     }
     serde_json::from_value(json).unwrap_or_else(|_| spec.api.clone())
@@ -288,6 +329,27 @@ fn named_as_progenitor_knows(content: &mut openapiv3::Content) {
         && let Some((_, media)) = content.pop()
     {
         content.insert(known.to_string(), media);
+    }
+    // Text (XML too) and bytes are sent as given: progenitor types them as
+    // a string or bytes only when the schema says no more (the server
+    // checks what it says).
+    if let Some((media_type, media)) = content.iter_mut().next() {
+        let essence = media::essence(media_type);
+        if ["application/x-www-form-urlencoded", "multipart/form-data"].contains(&essence.as_str()) {
+            return;
+        }
+        let format = match media::kind(media_type) {
+            MediaKind::Text => openapiv3::VariantOrUnknownOrEmpty::Empty,
+            MediaKind::Binary => openapiv3::VariantOrUnknownOrEmpty::Item(openapiv3::StringFormat::Binary),
+            _ => return,
+        };
+        media.schema = Some(ReferenceOr::Item(openapiv3::Schema {
+            schema_data: Default::default(),
+            schema_kind: openapiv3::SchemaKind::Type(openapiv3::Type::String(openapiv3::StringType {
+                format,
+                ..Default::default()
+            })),
+        }));
     }
 }
 

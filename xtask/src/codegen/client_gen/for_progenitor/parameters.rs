@@ -17,22 +17,38 @@ pub(in crate::codegen::client_gen) enum Cookies {
     Left,
 }
 
-/// Cookie parameters as `cookies` says; and query objects of the
+/// Cookie parameters as `cookies` says; query objects of the
 /// `deepObject` style, which progenitor refuses, as `form` ones (the
 /// client's method is rewritten to send them as the spec says,
-/// `client_gen/query_objects.rs`).
+/// `client_gen/query_objects.rs`); and `content` parameters, which it
+/// refuses too, as parameters of their content's schema (the client's
+/// method sends them as JSON text, `client_gen/json_parameters.rs`).
 pub(super) fn parameters_progenitor_takes(api: &mut OpenAPI, cookies: Cookies) {
-    let as_taken = |parameter: &mut ReferenceOr<Parameter>| match parameter {
-        ReferenceOr::Item(Parameter::Cookie { parameter_data, .. }) if cookies == Cookies::AsHeaders => {
-            *parameter = ReferenceOr::Item(Parameter::Header {
-                parameter_data: parameter_data.clone(),
-                style: openapiv3::HeaderStyle::Simple,
-            });
+    let as_taken = |parameter: &mut ReferenceOr<Parameter>| {
+        if let ReferenceOr::Item(parameter) = parameter {
+            let data = parameter_data_mut(parameter);
+            if let openapiv3::ParameterSchemaOrContent::Content(content) = &data.format {
+                let schema = content.values().next().and_then(|media| media.schema.clone());
+                data.format = openapiv3::ParameterSchemaOrContent::Schema(schema.unwrap_or_else(|| {
+                    ReferenceOr::Item(openapiv3::Schema {
+                        schema_data: Default::default(),
+                        schema_kind: openapiv3::SchemaKind::Any(Default::default()),
+                    })
+                }));
+            }
         }
-        ReferenceOr::Item(Parameter::Query { style, .. }) if *style == openapiv3::QueryStyle::DeepObject => {
-            *style = openapiv3::QueryStyle::Form;
+        match parameter {
+            ReferenceOr::Item(Parameter::Cookie { parameter_data, .. }) if cookies == Cookies::AsHeaders => {
+                *parameter = ReferenceOr::Item(Parameter::Header {
+                    parameter_data: parameter_data.clone(),
+                    style: openapiv3::HeaderStyle::Simple,
+                });
+            }
+            ReferenceOr::Item(Parameter::Query { style, .. }) if *style == openapiv3::QueryStyle::DeepObject => {
+                *style = openapiv3::QueryStyle::Form;
+            }
+            _ => {}
         }
-        _ => {}
     };
     let components = api.components.clone();
     let is_cookie = |parameter: &ReferenceOr<Parameter>| {
@@ -57,8 +73,17 @@ pub(super) fn parameters_progenitor_takes(api: &mut OpenAPI, cookies: Cookies) {
     }
 }
 
+pub(super) fn parameter_data_mut(parameter: &mut Parameter) -> &mut openapiv3::ParameterData {
+    match parameter {
+        Parameter::Query { parameter_data, .. }
+        | Parameter::Header { parameter_data, .. }
+        | Parameter::Path { parameter_data, .. }
+        | Parameter::Cookie { parameter_data, .. } => parameter_data,
+    }
+}
+
 /// A parameter, or the `components.parameters` entry its `$ref` names.
-fn resolve_parameter<'a>(
+pub(super) fn resolve_parameter<'a>(
     components: &'a Option<openapiv3::Components>,
     parameter: &'a ReferenceOr<Parameter>,
 ) -> Option<&'a Parameter> {

@@ -14,22 +14,19 @@ use crate::codegen::spec::multipart::{Multipart, multipart};
 /// The media types a request body may have, each read by the generated
 /// layer, in words (for refusals and lint): progenitor's client sends all
 /// but multipart (an operation with a multipart body is left out of the
-/// client, `for_progenitor`), and those it has no name for in the one it
-/// has of their kind (`client_gen/media_types.rs`).
+/// client, `for_progenitor`), XML as text, and those it has no name for
+/// in the one it has of their kind (`client_gen/media_types.rs`).
 pub(crate) const BODY_MEDIA_TYPES: &str = "application/json or any `+json` type, \
-     application/x-www-form-urlencoded, multipart/form-data, text/* (a string), \
-     or any other single type as bytes (`format: binary`)";
+     application/x-www-form-urlencoded, multipart/form-data, XML (read into its schema's value), \
+     text/* (a string), or any other single type as bytes";
 
 /// Whether the layer reads a request body of `media_type` (by its
-/// essence), whatever its schema: XML only beside JSON (`served_body`),
-/// and never a range, whose concrete type a client would have to choose.
+/// essence), whatever its schema: never a range, whose concrete type a
+/// client would have to choose.
 pub(crate) fn is_readable_body_type(media_type: &str) -> bool {
     // The client sends it as a header value as it is written.
     let header_value = media_type.bytes().all(|b| b.is_ascii_graphic() || b == b' ');
-    !is_xml(media_type)
-        && media::kind(media_type) != MediaKind::Range
-        && media::is_media_type(media_type)
-        && header_value
+    media::kind(media_type) != MediaKind::Range && media::is_media_type(media_type) && header_value
 }
 
 pub(super) fn check_request_body(spec: &Spec, op: &OperationRef<'_>) -> Result<(), SpecError> {
@@ -46,35 +43,23 @@ pub(super) fn check_request_body(spec: &Spec, op: &OperationRef<'_>) -> Result<(
     let check = |media_type: &str, media: &Value| {
         check_media(spec, &format!("{location}.content.{media_type}"), media_type, media)
     };
-    let Some(served) = served_body(spec, content) else {
+    if served_body(spec, content).is_none() {
         // Nothing the layer reads: the first media type's reason.
         let (media_type, media) = content.iter().next().expect("not empty");
         return check(media_type, media);
-    };
-    // Media types the layer reads that are not the same value as the
-    // handler's would need a value of their own.
-    for media_type in &served.unserved {
-        // Multipart beside another type is answered 415, as XML of another
-        // schema is: lint names it.
-        if essence(media_type) != "multipart/form-data" && check(media_type, &content[*media_type]).is_ok() {
-            return Err(SpecError::new(
-                format!("{location}.content"),
-                format!(
-                    "not mapped yet: `{}` and `{media_type}` carry different values (the handler gets one); \
-                     bodies in several media types must share one schema, as JSON or a form",
-                    served.primary.0
-                ),
-            ));
-        }
     }
+    // Media types the layer reads that carry values of their own (another
+    // schema) give the handler the body as bytes and its media type, each
+    // checked against its own schema (`server_gen/bodies.rs`); multipart
+    // beside another type is answered 415, as XML of another schema is:
+    // lint names them.
     Ok(())
 }
 
 /// The media types of a request body the layer reads into the handler's
 /// one value: JSON, forms and XML of one schema are read alike; any other
-/// media type is answered 415. XML is only ever read beside JSON or a
-/// form, never as the handler's own media type: progenitor's client
-/// cannot send it.
+/// media type is answered 415. XML is the handler's own media type only
+/// without JSON or a form (progenitor's client sends it as text).
 pub fn served_body<'a>(spec: &Spec, content: &'a Map<String, Value>) -> Option<Served<'a>> {
     let structured = |media_type: &str| {
         media::kind(media_type) == MediaKind::Json || essence(media_type) == "application/x-www-form-urlencoded"
@@ -127,35 +112,15 @@ fn check_media(spec: &Spec, at: &str, media_type: &str, media: &Value) -> Result
         .get("schema")
         .ok_or_else(|| SpecError::new(at, "a request body needs a schema"))?;
     schema::check(schema, &format!("{at}.schema"), spec.component_schemas())?;
-    let plain_string = |format: Option<&str>| {
-        let map = schema.as_object();
-        map.is_some_and(|m| {
-            m.get("type").and_then(Value::as_str) == Some("string")
-                && m.get("format").and_then(Value::as_str) == format
-                && m.keys()
-                    .all(|k| ["type", "format", "description", "title", "example"].contains(&k.as_str()))
-        })
-    };
+    // Text is a string its schema checks; bytes are sent as they are,
+    // whatever the schema says they encode (tolerated, with a warning);
+    // progenitor's client sends either as it is given.
     match essence.as_str() {
         "application/x-www-form-urlencoded" => form_fields(spec, schema, &format!("{at}.schema")).map(|_| ()),
         "multipart/form-data" => match multipart(spec, schema, &format!("{at}.schema"))? {
             Multipart::Whole => Ok(()),
             Multipart::Fields { fields, .. } => form_fields(spec, &fields, &format!("{at}.schema")).map(|_| ()),
         },
-        _ => match media::kind(media_type) {
-            MediaKind::Text if !plain_string(None) => Err(SpecError::new(
-                format!("{at}.schema"),
-                format!(
-                    "a `{media_type}` body's schema must be `{{type: string}}` without constraints (progenitor's client sends text as it is)"
-                ),
-            )),
-            MediaKind::Binary if !plain_string(Some("binary")) => Err(SpecError::new(
-                format!("{at}.schema"),
-                format!(
-                    "a `{media_type}` body's schema must be `{{type: string, format: binary}}` (it is read as bytes, which progenitor's client sends)"
-                ),
-            )),
-            _ => Ok(()),
-        },
+        _ => Ok(()),
     }
 }

@@ -22,7 +22,7 @@
 //!
 //! A document that is not 3.1 is not touched.
 
-mod defs;
+pub(super) mod defs;
 mod kept;
 mod respelled;
 mod schemas;

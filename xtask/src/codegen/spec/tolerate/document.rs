@@ -1,5 +1,6 @@
-//! The document's top: protocol-relative server URLs, and HTTP
-//! authentication schemes other than bearer and basic.
+//! The document's top: protocol-relative server URLs, a first server
+//! that gives no path to mount the service at, and HTTP authentication
+//! schemes other than bearer and basic.
 
 use serde_norway::Value;
 
@@ -23,6 +24,47 @@ pub(super) fn servers(doc: &mut Value, note: &mut impl FnMut(String, &str)) {
             *url = format!("/{}", rest.trim_start_matches('/'));
             note(at, "`//` before a path without a host is read as one `/`");
         }
+    }
+}
+
+/// The first server's URL, whose path the service is mounted at, when it
+/// gives none the router can mount (a placeholder such as `/Your API
+/// URL`, a variable without a declared default): the service is served at
+/// the root ([`crate::codegen::spec::mount_path`]); no other server is
+/// mounted.
+pub(super) fn unmountable_server(doc: &Value, note: &mut impl FnMut(String, &str)) {
+    let Some(server) = doc.get("servers").and_then(Value::as_sequence).and_then(|s| s.first()) else {
+        return;
+    };
+    let Some(url) = server.get("url").and_then(Value::as_str) else {
+        return;
+    };
+    let mut resolved = String::new();
+    let mut rest = url;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|i| open + i) else {
+            break;
+        };
+        let name = &rest[open + 1..close];
+        let default = server
+            .get("variables")
+            .and_then(|v| v.get(name))
+            .and_then(|v| v.get("default"))
+            .and_then(Value::as_str);
+        resolved.push_str(&rest[..open]);
+        match default {
+            Some(default) => resolved.push_str(default),
+            None => resolved.push_str(&rest[open..=close]),
+        }
+        rest = &rest[close + 1..];
+    }
+    resolved.push_str(rest);
+    let path = crate::codegen::spec::base_path(&resolved);
+    if !crate::codegen::spec::servers::is_mountable(&path) {
+        note(
+            "servers.0.url".into(),
+            &format!("`{path}` is no path the service can be mounted at: it is served at the root"),
+        );
     }
 }
 

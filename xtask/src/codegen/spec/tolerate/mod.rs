@@ -7,7 +7,8 @@
 //! `cargo xtask lint` and `cargo xtask try` print:
 //!
 //! - a protocol-relative server URL (`//api.example.com/v1`) is HTTPS;
-//!   one without a host (`//api/v1`) is the path it spells;
+//!   one without a host (`//api/v1`) is the path it spells; a first
+//!   server that gives no path to mount at (`/Your API URL`) is the root;
 //! - a `Content-Type` response header is the response's media type,
 //!   which OpenAPI says to ignore;
 //! - a `content` key that is not a media type (a property name, where a
@@ -48,23 +49,32 @@
 //!   (`type: {const: created}`) is read as over component schemas of
 //!   their own; (degrade) one over members that do not, as its
 //!   `oneOf`/`anyOf` alone ([`discriminators`]);
-//! - a `$ref` into another part of the document than
-//!   `components.schemas` (`#/components/responses/X/content/…/schema`)
-//!   is the schema it points at.
+//! - a schema's `$ref` into another part of the document than a
+//!   component schema (`#/components/responses/X/content/…/schema`, a
+//!   component's property) is the schema it points at; a parameter's,
+//!   response's or body's into another operation's, the object there;
+//!   `definitions` (`$defs`) inside a component schema are components of
+//!   their own ([`references`]);
+//! - a count written as a float (`maxLength: 2.0`) is the integer it is;
+//!   a pattern in another dialect than ECMA-262's (`\A`, `(?i)`,
+//!   `\p{Punct}`) is its translation, and one no engine reads is not
+//!   checked.
 //!
 //! A document none of these rules touches is returned as written, byte
 //! for byte.
 
 mod discriminators;
 mod document;
+mod keywords;
 mod operations;
 mod paths;
+mod references;
 mod schemas;
 mod values;
 
 use serde_norway::Value;
 
-use document::{security_schemes, servers};
+use document::{security_schemes, servers, unmountable_server};
 use operations::{
     body_schemas, content_keys, form_data, informational_statuses, integer_statuses, response_parts,
     untyped_parameter_items,
@@ -114,7 +124,10 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
         })
     };
     servers(doc, &mut note);
+    unmountable_server(doc, &mut note);
     security_schemes(doc, &mut note);
+    references::nested_definitions(doc, &mut note);
+    references::foreign_references(doc, &mut note);
     path_item_references(doc, &mut note);
     query_strings_in_paths(doc, &mut note);
     one_valued_variables(doc, &mut note);

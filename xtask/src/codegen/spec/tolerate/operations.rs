@@ -173,6 +173,20 @@ pub(super) fn response_parts(response: &mut Value, at: &str, note: &mut impl FnM
                 "a `Content-Type` response header is the response's media type, which OpenAPI says to ignore",
             );
         }
+        // A header is text: one that says nothing of its value is any text.
+        for (name, header) in headers.iter_mut() {
+            if let Value::Mapping(header) = header
+                && !["schema", "content", "$ref"].iter().any(|k| header.contains_key(*k))
+            {
+                let mut schema = Mapping::new();
+                schema.insert("type".into(), "string".into());
+                header.insert("schema".into(), Value::Mapping(schema));
+                note(
+                    format!("{at}.headers.{}", key_text(name)),
+                    "a header without a `schema`: read as any text (`type: string`)",
+                );
+            }
+        }
     }
     content_keys(response, at, note);
 }

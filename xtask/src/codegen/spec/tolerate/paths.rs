@@ -5,8 +5,8 @@
 
 use serde_norway::{Mapping, Value};
 
-use super::schemas::pointed;
 use super::values::owned;
+use super::values::pointed;
 use crate::codegen::spec::{METHODS, path_variables};
 
 /// A path item that is a `$ref` (3.0 allows one, to an item written

@@ -6,7 +6,8 @@
 
 use serde_norway::{Mapping, Value};
 
-use super::values::key_text;
+use super::keywords::{integral_counts, numeric_exclusive_bounds, pattern_dialect};
+use super::values::{key_text, pointed};
 
 /// Every schema of the document, wherever it is, through the schema rules.
 pub(super) fn schemas_everywhere(doc: &mut Value, note: &mut impl FnMut(String, &str)) {
@@ -56,26 +57,70 @@ fn walk(value: &mut Value, at: String, doc: &Value, note: &mut impl FnMut(String
     }
 }
 
+/// Each rule, in order: what one rewrites, the next reads.
 fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(String, &str)) {
-    // A reference into another part of the document: the schema there.
+    foreign_reference(map, at, doc, note);
+    schema_under_type(map, at, note);
+    let ty = map.get("type").and_then(Value::as_str).map(str::to_string);
+    enum_once(map, at, note);
+    null_default(map, at, ty.as_deref(), note);
+    object_keywords_beside_a_scalar(map, at, ty.as_deref(), note);
+    array_items(map, at, ty.as_deref(), note);
+    enum_in_type(map, at, ty.as_deref(), note);
+    default_in_type(map, at, ty.as_deref(), note);
+    numeric_exclusive_bounds(map, at, note);
+    integral_counts(map, at, note);
+    pattern_dialect(map, at, note);
+}
+
+/// A reference into another part of the document than a component
+/// schema (a parameter's schema, a property of a component, a
+/// definition inside one): the schema there, when it is one.
+fn foreign_reference(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(String, &str)) {
+    let is_component = |target: &str| {
+        target
+            .strip_prefix("#/components/schemas/")
+            .is_some_and(|name| !name.contains('/'))
+    };
     if let Some(target) = map.get("$ref").and_then(Value::as_str).map(str::to_string)
-        && !target.starts_with("#/components/schemas/")
+        && !is_component(&target)
         && let Some(pointer) = target.strip_prefix('#')
         && let Some(found) = pointed(doc, pointer)
-        && found
-            .get("$ref")
-            .is_none_or(|r| r.as_str().is_some_and(|r| r.starts_with("#/components/schemas/")))
+        && found.get("$ref").is_none_or(|r| r.as_str().is_some_and(is_component))
         && let Value::Mapping(found) = found
     {
         *map = found.clone();
         note(
             format!("{at}.$ref"),
-            &format!("a reference to `{target}`, not into components.schemas: read as the schema it points at"),
+            &format!("a reference to `{target}`, not to a component schema: read as the schema it points at"),
         );
     }
-    let ty = map.get("type").and_then(Value::as_str).map(str::to_string);
-    // The same value twice in an enum says it once (typify cannot name
-    // two variants alike).
+}
+
+/// A schema written under `type` (`itemType: {type: {type: string,
+/// enum: [...]}}`): the schema it holds.
+fn schema_under_type(map: &mut Mapping, at: &str, note: &mut impl FnMut(String, &str)) {
+    let Some(Value::Mapping(inner)) = map.get("type").cloned() else {
+        return;
+    };
+    if !inner.get("type").is_some_and(|t| t.is_string() || t.is_sequence()) && !inner.contains_key("$ref") {
+        return;
+    }
+    map.shift_remove("type");
+    for (key, value) in inner {
+        if !map.contains_key(&key) {
+            map.insert(key, value);
+        }
+    }
+    note(
+        format!("{at}.type"),
+        "a schema written under `type`: read as the schema it holds",
+    );
+}
+
+/// The same value twice in an enum says it once (typify cannot name
+/// two variants alike).
+fn enum_once(map: &mut Mapping, at: &str, note: &mut impl FnMut(String, &str)) {
     if let Some(Value::Sequence(values)) = map.get_mut("enum") {
         let mut distinct: Vec<Value> = Vec::with_capacity(values.len());
         for value in values.iter() {
@@ -88,12 +133,15 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             note(format!("{at}.enum"), "a value listed twice is listed once");
         }
     }
-    // `default: null` on a schema that does not allow null (a Python
-    // `None` written out): the value is absent when not given, not null,
-    // so there is no default. typify cannot write null as the type's
-    // default (it panicked), and null would fail the schema.
+}
+
+/// `default: null` on a schema that does not allow null (a Python
+/// `None` written out): the value is absent when not given, not null,
+/// so there is no default. typify cannot write null as the type's
+/// default (it panicked), and null would fail the schema.
+fn null_default(map: &mut Mapping, at: &str, ty: Option<&str>, note: &mut impl FnMut(String, &str)) {
     if map.get("default") == Some(&Value::Null)
-        && ty.as_deref().is_some_and(|t| t != "null")
+        && ty.is_some_and(|t| t != "null")
         && map.get("nullable") != Some(&Value::Bool(true))
         && !map
             .get("enum")
@@ -106,13 +154,13 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             "`null`, which the schema does not allow: read as no default (absent when not given)",
         );
     }
-    // JSON Schema applies object keywords to objects only: beside a
-    // scalar type they say nothing (httpbin's `freeform`, a string with
-    // `additionalProperties`), and dropshot refuses such a parameter.
-    if let Some(scalar) = ty
-        .as_deref()
-        .filter(|t| matches!(*t, "string" | "integer" | "number" | "boolean"))
-    {
+}
+
+/// JSON Schema applies object keywords to objects only: beside a
+/// scalar type they say nothing (httpbin's `freeform`, a string with
+/// `additionalProperties`), and dropshot refuses such a parameter.
+fn object_keywords_beside_a_scalar(map: &mut Mapping, at: &str, ty: Option<&str>, note: &mut impl FnMut(String, &str)) {
+    if let Some(scalar) = ty.filter(|t| matches!(*t, "string" | "integer" | "number" | "boolean")) {
         const OBJECT_ONLY: [&str; 5] = [
             "properties",
             "additionalProperties",
@@ -134,7 +182,12 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             );
         }
     }
-    if ty.as_deref() == Some("array") && !map.contains_key("items") {
+}
+
+/// An array without `items` holds anything; an array's `enum` of single
+/// values is its items'.
+fn array_items(map: &mut Mapping, at: &str, ty: Option<&str>, note: &mut impl FnMut(String, &str)) {
+    if ty == Some("array") && !map.contains_key("items") {
         let items = match map.shift_remove("enum") {
             Some(values) => {
                 let mut items = Mapping::new();
@@ -146,7 +199,7 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
         map.insert("items".into(), items);
         note(at.to_string(), "an array without `items` holds anything");
     }
-    if ty.as_deref() == Some("array")
+    if ty == Some("array")
         && let Some(Value::Sequence(values)) = map.get("enum")
         && values.iter().all(|v| !matches!(v, Value::Sequence(_)))
     {
@@ -161,7 +214,12 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             "an array's `enum` of single values is read as its items' `enum`",
         );
     }
-    if let Some(ty) = ty.as_deref()
+}
+
+/// `enum` values written in another type than the schema's; `null`
+/// among them, where the type is not nullable, means nullable.
+fn enum_in_type(map: &mut Mapping, at: &str, ty: Option<&str>, note: &mut impl FnMut(String, &str)) {
+    if let Some(ty) = ty
         && matches!(ty, "string" | "integer" | "number" | "boolean")
         && let Some(Value::Sequence(values)) = map.get_mut("enum")
     {
@@ -201,8 +259,11 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             );
         }
     }
-    // A `default` written in another type (`type: string, default: 1`).
-    if let Some(ty) = ty.as_deref()
+}
+
+/// A `default` written in another type (`type: string, default: 1`).
+fn default_in_type(map: &mut Mapping, at: &str, ty: Option<&str>, note: &mut impl FnMut(String, &str)) {
+    if let Some(ty) = ty
         && matches!(ty, "string" | "integer" | "number" | "boolean")
         && let Some(default) = map.get("default").cloned()
         && !default.is_null()
@@ -220,18 +281,6 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             format!("{at}.default"),
             &format!("a `default` of another type than `{ty}` is read as a `{ty}` (dropped where it cannot be)"),
         );
-    }
-    for (exclusive, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
-        if let Some(number @ Value::Number(_)) = map.get(exclusive).cloned() {
-            map.insert(bound.into(), number);
-            map.insert(exclusive.into(), Value::Bool(true));
-            note(
-                format!("{at}.{exclusive}"),
-                &format!(
-                    "OpenAPI 3.1's numeric `{exclusive}` in a 3.0 document is read as `{bound}` with `{exclusive}: true`"
-                ),
-            );
-        }
     }
 }
 
@@ -253,18 +302,4 @@ fn in_type(value: &Value, ty: &str) -> Option<Value> {
         "boolean" => text.parse::<bool>().ok().map(Value::Bool),
         _ => None,
     }
-}
-
-/// The value at a JSON pointer of the document.
-pub(super) fn pointed<'a>(doc: &'a Value, pointer: &str) -> Option<&'a Value> {
-    let mut value = doc;
-    for part in pointer.split('/').skip(1) {
-        let part = part.replace("~1", "/").replace("~0", "~");
-        value = match value {
-            Value::Mapping(map) => map.get(part.as_str())?,
-            Value::Sequence(items) => items.get(part.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(value)
 }

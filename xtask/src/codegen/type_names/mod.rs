@@ -14,7 +14,12 @@
 
 use std::collections::BTreeSet;
 
+mod rust_names;
+mod titles;
+
 use heck::{ToPascalCase, ToSnakeCase};
+
+pub use rust_names::{component_renames, rename_references, typify_field, typify_name};
 use serde_json::{Map, Value};
 
 /// Whether any inline schema of `components` would be named as a
@@ -61,6 +66,7 @@ pub fn distinct(components: &mut Map<String, Value>) -> bool {
     for schema in components.values_mut() {
         titled_inside(schema, &names, &mut taken, &mut changed, 0);
     }
+    titles::titles_apart(components, &mut changed);
     changed
 }
 
@@ -78,7 +84,7 @@ fn everywhere(value: &mut Value, changed: &mut bool, depth: usize) {
     }
     match value {
         Value::Object(map) => {
-            if map.get("properties").is_some_and(Value::is_object) {
+            if map.get("properties").is_some_and(Value::is_object) || map.get("required").is_some_and(Value::is_array) {
                 fields_apart(value, changed, depth);
                 return;
             }
@@ -97,15 +103,28 @@ fn everywhere(value: &mut Value, changed: &mut bool, depth: usize) {
 }
 
 /// `schema`, and each schema inside it, as any JSON value where two of
-/// its properties would be one Rust field.
+/// its properties (those it names, and those its `required` list names)
+/// would be one Rust field.
 pub fn fields_apart(schema: &mut Value, changed: &mut bool, depth: usize) {
     if depth > 32 {
         return;
     }
     let Value::Object(map) = schema else { return };
-    if let Some(Value::Object(properties)) = map.get("properties") {
+    let named = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.keys());
+    let required = map
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    let names: BTreeSet<&str> = named.map(String::as_str).chain(required).collect();
+    if names.len() > 1 {
         let mut fields = BTreeSet::new();
-        if !properties.keys().all(|name| fields.insert(name.to_snake_case())) {
+        if !names.iter().all(|name| fields.insert(typify_field(name))) {
             let description = map.get("description").cloned();
             map.clear();
             if let Some(description) = description {
@@ -250,7 +269,7 @@ fn narrows(map: &Map<String, Value>, title: &str) -> bool {
 /// Whether typify gives the schema a type of its own: an object with
 /// properties, an enum, or a combination of more than one schema (one
 /// alone, as in `allOf: [$ref]`, is that schema's type).
-fn named_by_typify(map: &Map<String, Value>) -> bool {
+pub(super) fn named_by_typify(map: &Map<String, Value>) -> bool {
     map.contains_key("properties")
         || map.contains_key("enum")
         || ["allOf", "anyOf", "oneOf"].iter().any(|key| {
