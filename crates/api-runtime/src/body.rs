@@ -326,7 +326,25 @@ fn media_kind(spec: &Body, content_type: Option<&str>) -> Result<(BodyKind, &'st
         essence.eq_ignore_ascii_case(media_type.split(';').next().unwrap_or_default().trim())
     };
     let json_suffix = has_prefix(essence, "application/") && has_suffix(essence, "+json");
-    let (kind, schema) = match documented.clone().find(exact) {
+    // A documented range (`*/*`, `application/*`) takes any type in it.
+    let within = |(media_type, _, _): &(&str, BodyKind, &Schema)| match media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .split_once('/')
+    {
+        Some(("*", "*")) => true,
+        Some((major, "*")) => essence
+            .split_once('/')
+            .is_some_and(|(got, _)| got.eq_ignore_ascii_case(major)),
+        _ => false,
+    };
+    let (kind, schema) = match documented
+        .clone()
+        .find(exact)
+        .or_else(|| documented.clone().find(within))
+    {
         Some((_, kind, schema)) => (kind, schema),
         // A `+json` type stands for the documented JSON.
         None => match documented

@@ -57,6 +57,15 @@ pub fn is_unicode_ecma(pattern: &str) -> bool {
     regress::Regex::with_flags(pattern, "u").is_ok()
 }
 
+/// Whether typify's types read `pattern` as the layer does: they check it
+/// with regress in the legacy mode, where `\p{Letter}` is `p{Letter}`,
+/// not a letter. Where they would not, the type does not check it (the
+/// layer has).
+pub fn typify_reads_alike(pattern: &str) -> bool {
+    let unicode_only = ["\\p", "\\P", "\\u{"].iter().any(|escape| pattern.contains(escape));
+    !unicode_only && regress::Regex::new(pattern).is_ok()
+}
+
 /// Whether regress reads `pattern`, in Unicode mode or the legacy one.
 pub fn ecma_reads(pattern: &str) -> bool {
     regress::Regex::with_flags(pattern, "u").is_ok() || regress::Regex::new(pattern).is_ok()

@@ -193,6 +193,11 @@ pub fn validation_form(schema: &Value) -> Value {
     }
     map_children(&mut map, &validation_form);
     if let Some(Value::Object(kept)) = kept {
+        // The rendering's `items: {}` beside `prefixItems` is for the Rust
+        // type: items the document left to `unevaluatedItems` stay so.
+        if kept.contains_key("prefixItems") && !kept.contains_key("items") {
+            map.remove("items");
+        }
         put_back(&mut map, kept);
     }
     super::discriminator::for_validation(&mut map);
@@ -267,7 +272,31 @@ pub fn typify_form(schema: &Value) -> Value {
     if let Some(reference) = reference(source, COMPONENTS_PREFIX) {
         return reference;
     }
+    // `not` says what a value is not, which no Rust type says (typify
+    // writes an enum of no variant, or fails): any JSON value.
+    if source.contains_key("not") {
+        return json!({});
+    }
     let mut map = source.clone();
+    // A pattern typify's type would read otherwise than the layer does
+    // is the layer's alone to check.
+    if map
+        .get("pattern")
+        .and_then(Value::as_str)
+        .is_some_and(|pattern| !super::patterns::typify_reads_alike(pattern))
+    {
+        map.remove("pattern");
+    }
+    // An enum of values beyond ASCII would name its variants in another
+    // script (`Μ`), which Rust warns of crate-wide: the values are the
+    // layer's to check, the type their type's.
+    if map
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|values| values.iter().any(|v| v.as_str().is_some_and(|s| !s.is_ascii())))
+    {
+        map.remove("enum");
+    }
     let nullable_ = is_nullable(&map);
     // One Rust type serves both directions: a property required in one
     // only (readOnly: in responses; writeOnly: in requests) is an `Option`.
@@ -284,6 +313,17 @@ pub fn typify_form(schema: &Value) -> Value {
     }
     exclusive_bounds(&mut map);
     map_children(&mut map, &typify_form);
+    // A choice one of whose members is any value narrows nothing (its
+    // value is the rest of the schema's): typify would make a struct of it.
+    for key in ["anyOf", "oneOf"] {
+        if map
+            .get(key)
+            .and_then(Value::as_array)
+            .is_some_and(|members| members.iter().any(|m| *m == json!({}) || *m == json!(true)))
+        {
+            map.remove(key);
+        }
+    }
     super::discriminator::for_typify(&mut map);
     match nullable_ {
         true => nullable(map),

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "swagger-petstore",
             "holidays",
             "petstore-v3-stub",
+            "json-schema-suite",
             "corpus-0",
             "corpus-1",
             "corpus-2",

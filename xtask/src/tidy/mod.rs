@@ -32,6 +32,10 @@ const LONG_FILES: &[(&str, &str)] = &[
         "a catalog: one small document per class of real-document mistake, each tolerated, degraded or refused",
     ),
     (
+        "crates/json-schema-suite/src/service.rs",
+        "written by `cargo xtask new`: one unwritten handler per group of the JSON Schema Test Suite, in one trait impl",
+    ),
+    (
         "xtask/tests/integration/diff_each_rule.rs",
         "a catalog: one pair of small documents per rule of `cargo xtask diff`, read beside the rules",
     ),

@@ -43,7 +43,7 @@ fn every_corpus_document_generates_without_a_panic() {
 }
 
 mod adversarial;
-mod classes;
+pub(super) mod classes;
 mod components;
 mod directory_classes;
 mod new_service;

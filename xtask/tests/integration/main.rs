@@ -10,6 +10,7 @@ mod deprecation;
 mod diff_each_rule;
 mod diff_rules;
 mod generated_code;
+mod json_schema_suite;
 mod leave_out;
 mod lint_rules;
 mod oasdiff_agreement;

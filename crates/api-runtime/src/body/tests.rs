@@ -40,6 +40,18 @@ fn media_types_match_by_essence() {
 }
 
 #[test]
+fn a_documented_range_takes_any_type_within_it() {
+    let any = body(BodyKind::Binary, "*/*");
+    for ok in ["image/png", "application/octet-stream", "text/csv; charset=latin1"] {
+        assert_eq!(media_kind(&any, Some(ok)).unwrap().0, BodyKind::Binary, "{ok}");
+    }
+    assert_eq!(media_kind(&any, None).unwrap_err().status, 415);
+    let application = body(BodyKind::Binary, "application/*");
+    assert!(media_kind(&application, Some("Application/zip")).is_ok());
+    assert_eq!(media_kind(&application, Some("image/png")).unwrap_err().status, 415);
+}
+
+#[test]
 fn each_readable_media_type_is_read_as_its_kind() {
     let both = Body {
         alternatives: &[("application/x-www-form-urlencoded", BodyKind::Form)],

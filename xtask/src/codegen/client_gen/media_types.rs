@@ -25,6 +25,8 @@ pub fn progenitor_name(media_type: &str) -> Option<&'static str> {
         MediaKind::Json => "application/json",
         MediaKind::Text => "text/plain",
         MediaKind::Binary => "application/octet-stream",
+        // Bytes as `application/octet-stream`, which the range takes.
+        MediaKind::Range if media::is_octet_range(media_type) => return Some("application/octet-stream"),
         MediaKind::Range => return None,
     };
     (essence != known).then_some(known)
@@ -40,6 +42,10 @@ pub fn send_media_types(spec: &Spec, file: &mut syn::File) -> Result<(), SpecErr
             return Ok(None);
         };
         let media_type = served.primary.0;
+        // A range is sent as the type progenitor sends, which is in it.
+        if media::kind(media_type) == MediaKind::Range {
+            return Ok(None);
+        }
         Ok(progenitor_name(media_type).map(|known| ContentType {
             media_type: media_type.to_string(),
             json: known == "application/json",

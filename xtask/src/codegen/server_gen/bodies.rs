@@ -50,8 +50,9 @@ impl RequestBody {
     /// The expression that reads the body (`body`, the extractor) as the
     /// handler's argument, or the rejection.
     pub(super) fn read(&self) -> TokenStream {
+        let range = media::kind(&self.media_type) == MediaKind::Range;
         let read = match (self.kind, &self.multipart) {
-            _ if !self.others.is_empty() => quote!(body.payload()),
+            _ if !self.others.is_empty() || range => quote!(body.payload()),
             ("Binary", _) => quote!(body.bytes()),
             ("Text", _) => quote!(body.text()),
             (_, Some((_, fields))) => quote!(body.multipart::<#fields>().await),
@@ -155,8 +156,10 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
         )?;
         others.push((media_type.to_string(), other_kind, ident));
     }
+    // A range's handler gets the type sent with the bytes.
+    let range = media::kind(media_type) == MediaKind::Range;
     let ty = match (kind, &multipart) {
-        _ if !others.is_empty() => quote!(runtime::Payload),
+        _ if !others.is_empty() || range => quote!(runtime::Payload),
         ("Binary", _) => quote!(runtime::Bytes),
         ("Text", _) => quote!(::std::string::String),
         (_, Some((_, fields_ty))) => quote!(runtime::Multipart<#fields_ty>),
@@ -221,7 +224,8 @@ fn body_kind(media_type: &str) -> &'static str {
         _ => match media::kind(media_type) {
             MediaKind::Json => "Json",
             MediaKind::Text => "Text",
-            // A range is refused by the checks.
+            // Bytes of the type sent (only `*/*` and `application/*`
+            // pass the checks).
             MediaKind::Binary | MediaKind::Range => "Binary",
         },
     }

@@ -90,6 +90,7 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
         .collect();
     let mut names = cx.names;
     refusals.note(schemas.verify());
+    refusals.note(types.checked());
     refusals.finish(())?;
 
     // The routes the runtime registers (`runtime::routing`), over the same

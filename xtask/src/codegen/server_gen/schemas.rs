@@ -104,8 +104,10 @@ impl Schemas {
         {
             return Ok(());
         }
+        // One at a time, each with the components it reaches only: one
+        // the validator refuses is refused itself, not with every other.
         for (schema, location) in &self.to_compile {
-            self.compile(schema, location)?;
+            self.compile_alone(schema, location)?;
         }
         Err(SpecError::new(
             "document",
@@ -114,9 +116,32 @@ impl Schemas {
     }
 
     fn compile(&self, validation: &Value, location: &str) -> Result<(), SpecError> {
+        self.compile_with(validation, location, self.definitions.clone())
+    }
+
+    /// [`Schemas::compile`], with only the components `validation` reaches.
+    fn compile_alone(&self, validation: &Value, location: &str) -> Result<(), SpecError> {
+        let mut reached = Map::new();
+        let mut pending = vec![validation];
+        while let Some(value) = pending.pop() {
+            let mut names = Vec::new();
+            definitions_named(value, &mut names);
+            for name in names {
+                if let Some(definition) = self.definitions.get(&name)
+                    && !reached.contains_key(&name)
+                {
+                    reached.insert(name, definition.clone());
+                    pending.push(definition);
+                }
+            }
+        }
+        self.compile_with(validation, location, Value::Object(reached))
+    }
+
+    fn compile_with(&self, validation: &Value, location: &str, definitions: Value) -> Result<(), SpecError> {
         let mut root = validation.clone();
         if let Value::Object(map) = &mut root {
-            map.insert("$defs".into(), self.definitions.clone());
+            map.insert("$defs".into(), definitions);
         }
         jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
@@ -146,6 +171,26 @@ impl Schemas {
 
             #(#entries)*
         }
+    }
+}
+
+/// The components `value` refers to (`#/$defs/<name>`), directly.
+fn definitions_named(value: &Value, names: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                match (key.as_str(), inner) {
+                    ("$ref", Value::String(reference)) => {
+                        if let Some(name) = reference.strip_prefix("#/$defs/") {
+                            names.push(name.split('/').next().unwrap_or(name).to_string());
+                        }
+                    }
+                    _ => definitions_named(inner, names),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| definitions_named(item, names)),
+        _ => {}
     }
 }
 

@@ -20,6 +20,8 @@ use crate::codegen::type_names;
 /// The Rust types of one spec, as typify reads them.
 pub(super) struct Types {
     space: TypeSpace,
+    /// Where each inline schema typify typed was, by the name of its type.
+    added: Vec<(String, String)>,
     /// Components typify sees under another name ([`type_names::component_renames`]).
     renames: BTreeMap<String, String>,
     /// The inline schemas whose Rust type is any JSON value, by location
@@ -44,6 +46,7 @@ impl Types {
         let space = space_of(components).map_err(|message| SpecError::new("components.schemas", message))?;
         Ok(Types {
             space,
+            added: Vec::new(),
             renames,
             degraded: spec.degraded_inline.keys().cloned().collect(),
         })
@@ -62,14 +65,38 @@ impl Types {
         let untypable = |e: SpecError| SpecError::untypable(e.location, e.message);
         let typify = to_schemars(&apart, location).map_err(untypable)?;
         let error = |e: typify::Error| SpecError::new(location, format!("typify cannot map this schema: {e}"));
-        refusing_panics(location, "typify", || {
+        let ty = refusing_panics(location, "typify", || {
             let id = self
                 .space
                 .add_type_with_name(&typify, Some(name.to_pascal_case()))
                 .map_err(error)?;
-            Ok(self.space.get_type(&id).map_err(error)?.ident())
+            let ty = self.space.get_type(&id).map_err(error)?;
+            Ok((ty.name(), ty.ident()))
         })
-        .map_err(untypable)
+        .map_err(untypable)?;
+        self.added.push((ty.0, location.to_string()));
+        Ok(ty.1)
+    }
+
+    /// Every type, once each name is one type's: where typify names two
+    /// alike, the inline schema whose type (or whose type's part, named
+    /// after it) takes the name is untypable, for the next generation to
+    /// type as any JSON value.
+    pub(super) fn checked(&self) -> Result<(), SpecError> {
+        let Some(name) = twice_named(&self.space) else {
+            return Ok(());
+        };
+        let location = self
+            .added
+            .iter()
+            .filter(|(added, _)| name.starts_with(added.as_str()))
+            .max_by_key(|(added, _)| added.len())
+            .map(|(_, location)| location.clone());
+        let message = format!("typify names two types `{name}`");
+        Err(match location {
+            Some(location) => SpecError::untypable(location, message),
+            None => SpecError::new("components.schemas", message),
+        })
     }
 
     /// Every type, as the `types` module's items.
@@ -98,12 +125,33 @@ fn space_of(components: Vec<(String, schemars::schema::Schema)>) -> Result<TypeS
             .map_err(|e| SpecError::new("components.schemas", format!("typify cannot map these schemas: {e}")))
     })
     .map_err(|e| e.message)?;
-    Ok(space)
+    match twice_named(&space) {
+        Some(name) => Err(format!("typify cannot map these schemas: it names two types `{name}`")),
+        None => Ok(space),
+    }
 }
 
-/// A schema any JSON value meets: typify's `serde_json::Value`.
+/// A name typify gives two of the types it writes (a nullable enum whose
+/// inner type takes its own name, say), which would not compile.
+fn twice_named(space: &TypeSpace) -> Option<String> {
+    let mut seen = std::collections::BTreeSet::new();
+    space
+        .iter_types()
+        .filter(|ty| {
+            matches!(
+                ty.details(),
+                typify::TypeDetails::Struct(_) | typify::TypeDetails::Enum(_) | typify::TypeDetails::Newtype(_)
+            )
+        })
+        .map(|ty| ty.name())
+        .find(|name| !seen.insert(name.clone()))
+}
+
+/// A schema any JSON value meets: typify's `serde_json::Value`. `{}`,
+/// not `true`: typify merges `true` in an `allOf` into the other member
+/// whole, its title too, and then fails on the title.
 fn any_value() -> schemars::schema::Schema {
-    schemars::schema::Schema::Bool(true)
+    schemars::schema::Schema::Object(Default::default())
 }
 
 /// The component schemas typify cannot map, each with why. typify takes
@@ -127,6 +175,9 @@ pub fn untypable_components(spec: &Spec) -> BTreeMap<String, String> {
                 components.push((typed, any_value()));
             }
         }
+    }
+    if space_of(components.clone()).is_err() {
+        each_alone(&mut components, &written, &mut unreadable);
     }
     loop {
         let message = match space_of(components.clone()) {
@@ -157,6 +208,56 @@ pub fn untypable_components(spec: &Spec) -> BTreeMap<String, String> {
             unreadable.insert(written[i].clone(), message.clone());
             components[i].1 = any_value();
         }
+    }
+}
+
+/// Each component typify cannot map by itself, the ones it refers to
+/// standing in as any value: found in one small try each, where a try of
+/// [`bisect`] costs the whole document (thousands of schemas, in the
+/// largest), which is left for what fails only together.
+fn each_alone(
+    components: &mut [(String, schemars::schema::Schema)],
+    written: &[String],
+    unreadable: &mut BTreeMap<String, String>,
+) {
+    let named: std::collections::BTreeSet<String> = components.iter().map(|(name, _)| name.clone()).collect();
+    for i in 0..components.len() {
+        if unreadable.contains_key(&written[i]) {
+            continue;
+        }
+        let (name, schema) = &components[i];
+        let mut tried = vec![(name.clone(), schema.clone())];
+        let mut referred = std::collections::BTreeSet::new();
+        references(&serde_json::to_value(schema).unwrap_or_default(), &mut referred);
+        referred.remove(name);
+        tried.extend(
+            referred
+                .into_iter()
+                .filter(|other| named.contains(other))
+                .map(|other| (other, any_value())),
+        );
+        if let Err(message) = space_of(tried) {
+            unreadable.insert(written[i].clone(), message);
+            components[i].1 = any_value();
+        }
+    }
+}
+
+/// The components `schema` refers to, by name.
+fn references(schema: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match schema {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                match (key.as_str(), inner) {
+                    ("$ref", Value::String(reference)) => {
+                        out.insert(reference.rsplit('/').next().unwrap_or_default().to_string());
+                    }
+                    _ => references(inner, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| references(item, out)),
+        _ => {}
     }
 }
 

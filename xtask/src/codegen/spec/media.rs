@@ -36,6 +36,14 @@ pub fn kind(media_type: &str) -> MediaKind {
     }
 }
 
+/// A request body range a client can send bytes in, as
+/// `application/octet-stream` (the layer reads any type within it): `*/*`
+/// and `application/*`. Other ranges (`image/*`) name no type a client
+/// could choose for the caller.
+pub fn is_octet_range(media_type: &str) -> bool {
+    ["*/*", "application/*"].contains(&essence(media_type).as_str())
+}
+
 /// A response written as a stream of items, each validated against the
 /// item schema (OpenAPI 3.2's `itemSchema`, or the response's `schema`):
 /// `"EventStream"` (Server-Sent Events) or `"JsonLines"` (JSON Lines,

@@ -145,7 +145,7 @@ fn try_all(exe: &Path, files: &[PathBuf], options: &Options) -> Vec<Record> {
                     let record = try_in_a_process(exe, file, options);
                     records.lock().expect("no worker panics holding it")[i] = Some(record);
                     let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if done % 100 == 0 || done == files.len() {
+                    if done.is_multiple_of(100) || done == files.len() {
                         eprintln!("{done} of {}", files.len());
                     }
                 }

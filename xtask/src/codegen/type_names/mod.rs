@@ -34,9 +34,10 @@ pub fn any_collide(components: &Map<String, Value>) -> bool {
 pub fn distinct(components: &mut Map<String, Value>) -> bool {
     let mut taken: BTreeSet<String> = components.keys().map(|name| name.to_pascal_case()).collect();
     let mut changed = false;
+    // typify names a component by its name, whatever its title, and its
+    // inline schemas after it.
     for (name, schema) in components.iter_mut() {
-        let base = schema.get("title").and_then(Value::as_str).unwrap_or(name).to_string();
-        children(schema, &base, &mut taken, &mut changed, 0);
+        children(schema, name, &mut taken, &mut changed, 0);
     }
     // Properties whose Rust fields would have one name (`Guid` and `guid`):
     // typify writes both fields, and the struct does not compile. Such an

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use xtask::codegen::{ClientCredentials, ClientInterface, Generated, Target, generate_per_operation};
 
-pub(super) fn target() -> Target {
+pub(crate) fn target() -> Target {
     Target {
         spec: Cow::Borrowed("spec.yaml"),
         client: Cow::Borrowed("client.rs"),
@@ -26,7 +26,7 @@ pub(super) fn target() -> Target {
 }
 
 #[track_caller]
-pub(super) fn generated(spec: &str) -> Generated {
+pub(crate) fn generated(spec: &str) -> Generated {
     generate_per_operation(&target(), spec, None).unwrap_or_else(|errors| panic!("refused whole: {errors}"))
 }
 

@@ -368,20 +368,25 @@ pub mod types {
         pub data: ::std::string::String,
     }
     ///`XRustBParam`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
-    #[serde(deny_unknown_fields)]
-    pub enum XRustBParam {}
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct XRustBParam(pub ::serde_json::Value);
+    impl ::std::ops::Deref for XRustBParam {
+        type Target = ::serde_json::Value;
+        fn deref(&self) -> &::serde_json::Value {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<XRustBParam> for ::serde_json::Value {
+        fn from(value: XRustBParam) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::serde_json::Value> for XRustBParam {
+        fn from(value: ::serde_json::Value) -> Self {
+            Self(value)
+        }
+    }
     /// Generation of default values for serde.
     pub mod defaults {
         pub(super) fn default_u64<T, const V: u64>() -> T

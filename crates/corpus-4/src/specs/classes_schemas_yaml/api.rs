@@ -21,6 +21,60 @@ pub mod types {
             }
         }
     }
+    ///`ListThingsM`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ListThingsM(::std::string::String);
+    impl ::std::ops::Deref for ListThingsM {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ListThingsM> for ::std::string::String {
+        fn from(value: ListThingsM) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ListThingsM {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 2usize {
+                return Err("longer than 2 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ListThingsM {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ListThingsM {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ListThingsM {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`Other`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct Other {
@@ -94,19 +148,76 @@ pub mod types {
                 })
         }
     }
+    ///`OtherPropertiesCurrency`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct OtherPropertiesCurrency(::std::string::String);
+    impl ::std::ops::Deref for OtherPropertiesCurrency {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<OtherPropertiesCurrency> for ::std::string::String {
+        fn from(value: OtherPropertiesCurrency) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for OtherPropertiesCurrency {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 3usize {
+                return Err("longer than 3 characters".into());
+            }
+            if value.chars().count() < 3usize {
+                return Err("shorter than 3 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for OtherPropertiesCurrency {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for OtherPropertiesCurrency {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for OtherPropertiesCurrency {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`Tagged`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct Tagged {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub key: ::std::option::Option<TaggedKey>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub label: ::std::option::Option<TaggedLabel>,
+        pub label: ::std::option::Option<::std::string::String>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub mark: ::std::option::Option<TaggedMark>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<TaggedName>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub price: ::std::option::Option<TaggedPrice>,
+        pub price: ::std::option::Option<OtherPropertiesCurrency>,
     }
     ///`TaggedKey`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -153,64 +264,6 @@ pub mod types {
         }
     }
     impl<'de> ::serde::Deserialize<'de> for TaggedKey {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
-        }
-    }
-    ///`TaggedLabel`
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct TaggedLabel(::std::string::String);
-    impl ::std::ops::Deref for TaggedLabel {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<TaggedLabel> for ::std::string::String {
-        fn from(value: TaggedLabel) -> Self {
-            value.0
-        }
-    }
-    impl ::std::str::FromStr for TaggedLabel {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            { ::regress::Regex::new("^\\([\\p\\{L\\}\\p\\{Z\\}_.:]*\\)$").unwrap() });
-            if PATTERN.find(value).is_none() {
-                return Err(
-                    "doesn't match pattern \"^\\([\\p\\{L\\}\\p\\{Z\\}_.:]*\\)$\"".into(),
-                );
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for TaggedLabel {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for TaggedLabel {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for TaggedLabel {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
         where
             D: ::serde::Deserializer<'de>,
@@ -323,63 +376,6 @@ pub mod types {
         }
     }
     impl<'de> ::serde::Deserialize<'de> for TaggedName {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
-        }
-    }
-    ///`TaggedPrice`
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct TaggedPrice(::std::string::String);
-    impl ::std::ops::Deref for TaggedPrice {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<TaggedPrice> for ::std::string::String {
-        fn from(value: TaggedPrice) -> Self {
-            value.0
-        }
-    }
-    impl ::std::str::FromStr for TaggedPrice {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() > 3usize {
-                return Err("longer than 3 characters".into());
-            }
-            if value.chars().count() < 3usize {
-                return Err("shorter than 3 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for TaggedPrice {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for TaggedPrice {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for TaggedPrice {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
         where
             D: ::serde::Deserializer<'de>,
@@ -552,7 +548,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"schema classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Event\":{\"type\":\"object\",\"properties\":{\"type\":{\"title\":\"Type\",\"type\":\"string\",\"enum\":[\"created\"],\"default\":\"created\"},\"at\":{\"type\":\"string\"}}},\"Other\":{\"type\":\"object\",\"properties\":{\"type\":{\"title\":\"Type\",\"type\":\"string\",\"enum\":[\"deleted\"],\"default\":\"deleted\"},\"currency\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":3}}},\"Tagged\":{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"},\"name\":{\"type\":\"string\",\"pattern\":\"^[aA][bB][cC]$\"},\"mark\":{\"type\":\"string\",\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\"},\"label\":{\"type\":\"string\",\"pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\"},\"price\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":3}}}}},\"paths\":{\"/things\":{\"get\":{\"operationId\":\"listThings\",\"parameters\":[{\"name\":\"order\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\",\"ASC\",\"DESC\"]}},{\"name\":\"sort\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"-name\",\"+name\"]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2.0}},{\"name\":\"m\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"maxLength\":2}},{\"name\":\"k\",\"in\":\"query\",\"schema\":{\"multipleOf\":3}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"==\",\"<\",\"<=\",\">\",\">=\"]},\"events\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Event\"}},\"others\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Other\"}},\"tagged\":{\"$ref\":\"#/components/schemas/Tagged\"}}}}}}}},\"post\":{\"operationId\":\"makeThing\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"not\":{\"type\":\"string\"}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"schema classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Event\":{\"type\":\"object\",\"properties\":{\"type\":{\"title\":\"Type\",\"type\":\"string\",\"enum\":[\"created\"],\"default\":\"created\"},\"at\":{\"type\":\"string\"}}},\"Other\":{\"type\":\"object\",\"properties\":{\"type\":{\"title\":\"Type\",\"type\":\"string\",\"enum\":[\"deleted\"],\"default\":\"deleted\"},\"currency\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":3}}},\"Tagged\":{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"},\"name\":{\"type\":\"string\",\"pattern\":\"^[aA][bB][cC]$\"},\"mark\":{\"type\":\"string\",\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\"},\"label\":{\"type\":\"string\",\"pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\"},\"price\":{\"$ref\":\"#/components/schemas/Other_properties_currency\"}}},\"Other_properties_currency\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":3}}},\"paths\":{\"/things\":{\"get\":{\"operationId\":\"listThings\",\"parameters\":[{\"name\":\"order\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\",\"ASC\",\"DESC\"]}},{\"name\":\"sort\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"-name\",\"+name\"]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2.0,\"type\":\"number\"}},{\"name\":\"m\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"maxLength\":2}},{\"name\":\"k\",\"in\":\"query\",\"schema\":{\"multipleOf\":3,\"type\":\"number\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"==\",\"<\",\"<=\",\">\",\">=\"]},\"events\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Event\"}},\"others\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Other\"}},\"tagged\":{\"$ref\":\"#/components/schemas/Tagged\"}}}}}}}},\"post\":{\"operationId\":\"makeThing\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"not\":{\"type\":\"string\"}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -568,9 +564,14 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
             validation: "{\"properties\":{\"currency\":{\"maxLength\":3,\"minLength\":3,\"type\":\"string\"},\"type\":{\"default\":\"deleted\",\"enum\":[\"deleted\"],\"title\":\"Type\",\"type\":\"string\"}},\"type\":\"object\"}",
         },
         runtime::ComponentSchema {
+            name: "Other_properties_currency",
+            doc: "{\"maxLength\":3,\"minLength\":3,\"type\":\"string\"}",
+            validation: "{\"maxLength\":3,\"minLength\":3,\"type\":\"string\"}",
+        },
+        runtime::ComponentSchema {
             name: "Tagged",
-            doc: "{\"properties\":{\"key\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"label\":{\"pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\",\"type\":\"string\"},\"mark\":{\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\",\"type\":\"string\"},\"name\":{\"pattern\":\"^[aA][bB][cC]$\",\"type\":\"string\"},\"price\":{\"maxLength\":3,\"minLength\":3,\"type\":\"string\"}},\"type\":\"object\"}",
-            validation: "{\"properties\":{\"key\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"label\":{\"type\":\"string\",\"x-ecma-pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\"},\"mark\":{\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\",\"type\":\"string\"},\"name\":{\"pattern\":\"^[aA][bB][cC]$\",\"type\":\"string\"},\"price\":{\"maxLength\":3,\"minLength\":3,\"type\":\"string\"}},\"type\":\"object\"}",
+            doc: "{\"properties\":{\"key\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"label\":{\"pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\",\"type\":\"string\"},\"mark\":{\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\",\"type\":\"string\"},\"name\":{\"pattern\":\"^[aA][bB][cC]$\",\"type\":\"string\"},\"price\":{\"$ref\":\"#/components/schemas/Other_properties_currency\"}},\"type\":\"object\"}",
+            validation: "{\"properties\":{\"key\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"label\":{\"type\":\"string\",\"x-ecma-pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\"},\"mark\":{\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\",\"type\":\"string\"},\"name\":{\"pattern\":\"^[aA][bB][cC]$\",\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Other_properties_currency\"}},\"type\":\"object\"}",
         },
     ],
 );
@@ -588,8 +589,8 @@ static LIST_THINGS_PARAM_SORT: runtime::Schema = runtime::Schema::new(
 );
 static LIST_THINGS_PARAM_N: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"minimum\":2.0}",
-    ::std::option::Option::Some("{\"minimum\":2.0}"),
+    "{\"minimum\":2.0,\"type\":\"number\"}",
+    ::std::option::Option::Some("{\"minimum\":2.0,\"type\":\"number\"}"),
 );
 static LIST_THINGS_PARAM_M: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -598,8 +599,8 @@ static LIST_THINGS_PARAM_M: runtime::Schema = runtime::Schema::new(
 );
 static LIST_THINGS_PARAM_K: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"multipleOf\":3}",
-    ::std::option::Option::Some("{\"multipleOf\":3}"),
+    "{\"multipleOf\":3,\"type\":\"number\"}",
+    ::std::option::Option::Some("{\"multipleOf\":3,\"type\":\"number\"}"),
 );
 static LIST_THINGS_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -658,7 +659,7 @@ static LIST_THINGS: runtime::Operation = runtime::Operation {
             key: "n",
             location: runtime::Location::Query,
             required: false,
-            value: runtime::ValueKind::Scalar(runtime::Scalar::Any),
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::None,
@@ -680,7 +681,7 @@ static LIST_THINGS: runtime::Operation = runtime::Operation {
             key: "k",
             location: runtime::Location::Query,
             required: false,
-            value: runtime::ValueKind::Scalar(runtime::Scalar::Any),
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::None,
@@ -761,11 +762,11 @@ pub struct ListThingsParams {
     #[serde(rename = "sort", default)]
     pub sort: ::std::option::Option<::serde_json::Value>,
     #[serde(rename = "n", default)]
-    pub n: ::std::option::Option<::serde_json::Value>,
+    pub n: ::std::option::Option<f64>,
     #[serde(rename = "m", default)]
-    pub m: ::std::option::Option<::serde_json::Value>,
+    pub m: ::std::option::Option<types::ListThingsM>,
     #[serde(rename = "k", default)]
-    pub k: ::std::option::Option<::serde_json::Value>,
+    pub k: ::std::option::Option<f64>,
 }
 ///The responses `listThings` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]

@@ -24,6 +24,60 @@ pub mod types {
             }
         }
     }
+    ///`ListThingsM`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ListThingsM(::std::string::String);
+    impl ::std::ops::Deref for ListThingsM {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ListThingsM> for ::std::string::String {
+        fn from(value: ListThingsM) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ListThingsM {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 2usize {
+                return Err("longer than 2 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ListThingsM {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ListThingsM {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ListThingsM {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`Other`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct Other {
@@ -97,6 +151,63 @@ pub mod types {
                 })
         }
     }
+    ///`OtherPropertiesCurrency`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct OtherPropertiesCurrency(::std::string::String);
+    impl ::std::ops::Deref for OtherPropertiesCurrency {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<OtherPropertiesCurrency> for ::std::string::String {
+        fn from(value: OtherPropertiesCurrency) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for OtherPropertiesCurrency {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 3usize {
+                return Err("longer than 3 characters".into());
+            }
+            if value.chars().count() < 3usize {
+                return Err("shorter than 3 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for OtherPropertiesCurrency {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for OtherPropertiesCurrency {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for OtherPropertiesCurrency {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
     ///`Tagged`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct Tagged {
@@ -109,7 +220,7 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<TaggedName>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub price: ::std::option::Option<TaggedPrice>,
+        pub price: ::std::option::Option<OtherPropertiesCurrency>,
     }
     ///`TaggedKey`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -326,63 +437,6 @@ pub mod types {
         }
     }
     impl<'de> ::serde::Deserialize<'de> for TaggedName {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
-        }
-    }
-    ///`TaggedPrice`
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct TaggedPrice(::std::string::String);
-    impl ::std::ops::Deref for TaggedPrice {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<TaggedPrice> for ::std::string::String {
-        fn from(value: TaggedPrice) -> Self {
-            value.0
-        }
-    }
-    impl ::std::str::FromStr for TaggedPrice {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() > 3usize {
-                return Err("longer than 3 characters".into());
-            }
-            if value.chars().count() < 3usize {
-                return Err("shorter than 3 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for TaggedPrice {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for TaggedPrice {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for TaggedPrice {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
         where
             D: ::serde::Deserializer<'de>,
@@ -619,9 +673,9 @@ impl Client {
 */
     pub async fn list_things<'a>(
         &'a self,
-        k: Option<&'a ::serde_json::Value>,
-        m: Option<&'a ::serde_json::Value>,
-        n: Option<&'a ::serde_json::Value>,
+        k: Option<f64>,
+        m: Option<&'a types::ListThingsM>,
+        n: Option<f64>,
         order: Option<&'a ::serde_json::Value>,
         sort: Option<&'a ::serde_json::Value>,
     ) -> Result<ResponseValue<::serde_json::Value>, Error<()>> {

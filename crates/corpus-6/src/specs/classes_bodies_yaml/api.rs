@@ -116,7 +116,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"body classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Tag\":{\"type\":\"object\",\"properties\":{\"Key\":{\"type\":\"string\",\"maxLength\":10},\"Value\":{\"type\":\"string\"}}}}},\"paths\":{\"/tags\":{\"post\":{\"operationId\":\"tagResource\",\"requestBody\":{\"required\":true,\"content\":{\"text/xml\":{\"schema\":{\"type\":\"object\",\"required\":[\"Tags\"],\"properties\":{\"Tags\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Tag\"},\"xml\":{\"wrapped\":true}}}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/note\":{\"put\":{\"operationId\":\"putNote\",\"requestBody\":{\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\",\"maxLength\":5,\"pattern\":\"^[a-z]+$\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/doc\":{\"put\":{\"operationId\":\"putDocument\",\"requestBody\":{\"content\":{\"application/pdf\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"body classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Tag\":{\"type\":\"object\",\"properties\":{\"Key\":{\"type\":\"string\",\"maxLength\":10},\"Value\":{\"type\":\"string\"}}}}},\"paths\":{\"/tags\":{\"post\":{\"operationId\":\"tagResource\",\"requestBody\":{\"required\":true,\"content\":{\"text/xml\":{\"schema\":{\"type\":\"object\",\"required\":[\"Tags\"],\"properties\":{\"Tags\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Tag\"},\"xml\":{\"wrapped\":true}}}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/note\":{\"put\":{\"operationId\":\"putNote\",\"requestBody\":{\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\",\"maxLength\":5,\"pattern\":\"^[a-z]+$\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/doc\":{\"put\":{\"operationId\":\"putDocument\",\"requestBody\":{\"content\":{\"application/pdf\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/upload\":{\"put\":{\"operationId\":\"upload\",\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/settings\":{\"put\":{\"operationId\":\"putSettings\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Tag\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -146,6 +146,16 @@ static PUT_DOCUMENT_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"binary\",\"type\":\"string\"}",
     ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
+);
+static UPLOAD_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"binary\",\"type\":\"string\"}",
+    ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
+);
+static PUT_SETTINGS_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/Tag\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/Tag\"}"),
 );
 ///`tagResource`: the operation's table, through which the generated layer serves it.
 pub struct TagResource;
@@ -279,11 +289,101 @@ static PUT_DOCUMENT: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`upload`: the operation's table, through which the generated layer serves it.
+pub struct Upload;
+impl runtime::Contract for Upload {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &UPLOAD
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static UPLOAD: runtime::Operation = runtime::Operation {
+    id: "upload",
+    method: "PUT",
+    path: "/upload",
+    security: &[],
+    parameters: &[],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "*/*",
+        kind: runtime::BodyKind::Binary,
+        alternatives: &[],
+        others: &[],
+        required: false,
+        description: ::std::option::Option::None,
+        schema: &UPLOAD_BODY,
+        form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
+        doc_name: "UploadRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            last: 204u16,
+            description: "done",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
+///`putSettings`: the operation's table, through which the generated layer serves it.
+pub struct PutSettings;
+impl runtime::Contract for PutSettings {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &PUT_SETTINGS
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static PUT_SETTINGS: runtime::Operation = runtime::Operation {
+    id: "putSettings",
+    method: "PUT",
+    path: "/settings",
+    security: &[],
+    parameters: &[],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "application/json",
+        kind: runtime::BodyKind::Json,
+        alternatives: &[],
+        others: &[],
+        required: false,
+        description: ::std::option::Option::None,
+        schema: &PUT_SETTINGS_BODY,
+        form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
+        doc_name: "PutSettingsRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            last: 204u16,
+            description: "done",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[
     &TAG_RESOURCE,
     &PUT_NOTE,
     &PUT_DOCUMENT,
+    &UPLOAD,
+    &PUT_SETTINGS,
 ];
 ///The responses `tagResource` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
@@ -378,6 +478,68 @@ impl PutDocumentResponse {
         }
     }
 }
+///The responses `upload` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum UploadResponse {
+    ///204: done
+    NoContent,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl UploadResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<Upload> {
+        match self {
+            UploadResponse::NoContent => runtime::Reply::empty(204u16),
+            UploadResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "upload is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
+///The responses `putSettings` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum PutSettingsResponse {
+    ///204: done
+    NoContent,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl PutSettingsResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<PutSettings> {
+        match self {
+            PutSettingsResponse::NoContent => runtime::Reply::empty(204u16),
+            PutSettingsResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "putSettings is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
 /**The `body classes` API as dropshot sees it: one endpoint per operation, under ``.
 
 Implemented by [`StrictServer`]; a server implements [`BodyClassesHandlers`] instead.*/
@@ -414,6 +576,26 @@ pub trait BodyClassesApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PutDocument>,
     ) -> ::std::result::Result<runtime::Reply<PutDocument>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = PUT,
+    path = "/upload",
+    operation_id = "upload",
+    tags = [],
+    }]
+    async fn upload(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<Upload>,
+    ) -> ::std::result::Result<runtime::Reply<Upload>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = PUT,
+    path = "/settings",
+    operation_id = "putSettings",
+    tags = [],
+    }]
+    async fn put_settings(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<PutSettings>,
+    ) -> ::std::result::Result<runtime::Reply<PutSettings>, runtime::ProblemDetails>;
     /// The OpenAPI document this API was generated from. Not part of
     /// the contract: unpublished, and open without a key.
     #[endpoint{method = GET,
@@ -445,6 +627,16 @@ pub trait BodyClassesHandlers: runtime::Authenticator {
         &self,
         body: ::std::option::Option<runtime::Bytes>,
     ) -> impl ::std::future::Future<Output = PutDocumentResponse> + Send;
+    ///`upload`
+    fn upload(
+        &self,
+        body: ::std::option::Option<runtime::Payload>,
+    ) -> impl ::std::future::Future<Output = UploadResponse> + Send;
+    ///`putSettings`
+    fn put_settings(
+        &self,
+        body: ::std::option::Option<types::Tag>,
+    ) -> impl ::std::future::Future<Output = PutSettingsResponse> + Send;
 }
 ///Serves the dropshot API with a [`BodyClassesHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
@@ -528,6 +720,55 @@ impl<H: BodyClassesHandlers> BodyClassesApi for StrictServer<H> {
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_DOCUMENT, reply))
     }
+    async fn upload(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<Upload>,
+    ) -> ::std::result::Result<runtime::Reply<Upload>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let body = match body.payload() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BodyClassesHandlers>::upload(handlers, body).await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&UPLOAD, reply))
+    }
+    async fn put_settings(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        body: runtime::RequestBody<PutSettings>,
+    ) -> ::std::result::Result<runtime::Reply<PutSettings>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let body = match body.decode::<types::Tag>() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BodyClassesHandlers>::put_settings(handlers, body)
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&PUT_SETTINGS, reply))
+    }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
@@ -601,6 +842,28 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                 ::dropshot::Method::PUT,
                 "application/json",
                 "/doc",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                "upload".to_string(),
+                <StrictServer<H> as BodyClassesApi>::upload,
+                ::dropshot::Method::PUT,
+                "application/json",
+                "/upload",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                "putSettings".to_string(),
+                <StrictServer<H> as BodyClassesApi>::put_settings,
+                ::dropshot::Method::PUT,
+                "application/json",
+                "/settings",
                 versions(),
             ),
         );
@@ -706,6 +969,36 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                     .visible(false),
             );
     }
+    for method in runtime::methods_other_than(&["PUT"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/settings"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&PUT_SETTINGS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/settings",
+                                    "PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/settings",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
     for method in runtime::methods_other_than(&["POST"]) {
         endpoints
             .push(
@@ -731,6 +1024,36 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         method,
                         "application/json",
                         "/tags",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["PUT"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/upload"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&UPLOAD],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/upload",
+                                    "PUT",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/upload",
                         versions(),
                     )
                     .visible(false),

@@ -283,6 +283,71 @@ impl Client {
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Sends a `PUT` request to `/upload`
+
+*/
+    pub async fn upload<'a, B: Into<reqwest::Body>>(
+        &'a self,
+        body: B,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let url = format!("{}/upload", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .put(url)
+            .header(
+                ::reqwest::header::CONTENT_TYPE,
+                ::reqwest::header::HeaderValue::from_static("application/octet-stream"),
+            )
+            .body(body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "upload",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Sends a `PUT` request to `/settings`
+
+*/
+    pub async fn put_settings<'a>(
+        &'a self,
+        body: &'a types::Tag,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let url = format!("{}/settings", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.put(url).json(&body).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "put_settings",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
@@ -316,6 +381,8 @@ impl Credentials {
             "tag_resource" => &[],
             "put_note" => &[],
             "put_document" => &[],
+            "upload" => &[],
+            "put_settings" => &[],
             _ => &[],
         }
     }

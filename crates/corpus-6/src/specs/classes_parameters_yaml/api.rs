@@ -279,7 +279,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -300,8 +300,8 @@ static GET_THING_PARAM_ID: runtime::Schema = runtime::Schema::new(
 );
 static GET_THING_PARAM_N: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"minimum\":2}",
-    ::std::option::Option::Some("{\"minimum\":2}"),
+    "{\"minimum\":2,\"type\":\"number\"}",
+    ::std::option::Option::Some("{\"minimum\":2,\"type\":\"number\"}"),
 );
 static GET_THING_PARAM_EITHER: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -324,8 +324,8 @@ static GET_THING_PARAM_X_IDS: runtime::Schema = runtime::Schema::new(
 );
 static GET_THING_PARAM_UNTYPED: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
-    "{\"maxLength\":3}",
-    ::std::option::Option::Some("{\"maxLength\":3}"),
+    "{\"maxLength\":3,\"type\":\"string\"}",
+    ::std::option::Option::Some("{\"maxLength\":3,\"type\":\"string\"}"),
 );
 static GET_THING_PARAM_FILTERS: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
@@ -420,7 +420,7 @@ static GET_THING: runtime::Operation = runtime::Operation {
             key: "n",
             location: runtime::Location::Query,
             required: false,
-            value: runtime::ValueKind::Scalar(runtime::Scalar::Any),
+            value: runtime::ValueKind::Scalar(runtime::Scalar::Number),
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::None,
@@ -464,7 +464,7 @@ static GET_THING: runtime::Operation = runtime::Operation {
             key: "untyped",
             location: runtime::Location::Header,
             required: false,
-            value: runtime::ValueKind::Scalar(runtime::Scalar::Any),
+            value: runtime::ValueKind::Scalar(runtime::Scalar::String),
             explode: false,
             default: ::std::option::Option::None,
             description: ::std::option::Option::None,
@@ -676,7 +676,7 @@ pub struct GetThingPath {
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
 pub struct GetThingParams {
     #[serde(rename = "n", default)]
-    pub n: ::std::option::Option<::serde_json::Value>,
+    pub n: ::std::option::Option<f64>,
     #[serde(rename = "either", default)]
     pub either: ::std::option::Option<types::GetThingEither>,
     #[serde(rename = "tags", default)]

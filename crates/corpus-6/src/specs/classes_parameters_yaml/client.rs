@@ -341,6 +341,72 @@ const _: () = {
 };
 #[allow(clippy::all)]
 impl Client {
+    /**Sends a `GET` request to `/things/{id}`
+
+*/
+    pub async fn get_thing<'a>(
+        &'a self,
+        id: &'a types::GetThingId,
+        either: Option<&'a types::GetThingEither>,
+        filters: Option<&'a ::std::vec::Vec<types::Filter>>,
+        n: Option<f64>,
+        where_: Option<&'a types::GetThingWhere>,
+        tags: Option<&'a ::std::vec::Vec<::std::string::String>>,
+        untyped: Option<&'a types::GetThingUntyped>,
+        x_ids: Option<&'a ::std::vec::Vec<i64>>,
+        x_where: Option<&'a ::std::vec::Vec<i64>>,
+    ) -> Result<
+        ResponseValue<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+        Error<()>,
+    > {
+        let url = format!(
+            "{}/things/{}", self.baseurl, encode_path(& parameter_text(id)),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(5usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = tags {
+            header_map.append("tags", parameter_text(value).try_into()?);
+        }
+        if let Some(value) = untyped {
+            header_map.append("untyped", value.to_string().try_into()?);
+        }
+        if let Some(value) = x_ids {
+            header_map.append("x-ids", parameter_text(value).try_into()?);
+        }
+        if let Some(value) = x_where {
+            header_map
+                .append("x-where", json_text(value).unwrap_or_default().try_into()?);
+        }
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .query(&progenitor_client::QueryParam::new("either", &either))
+            .query(&progenitor_client::QueryParam::new("filters", &json_text(&filters)))
+            .query(&progenitor_client::QueryParam::new("n", &n))
+            .query(&progenitor_client::QueryParam::new("where", &json_text(&where_)))
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_thing",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Sends a `GET` request to `/pages`
 
 */
@@ -415,72 +481,6 @@ impl Client {
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            _ => Err(Error::UnexpectedResponse(response)),
-        }
-    }
-    /**Sends a `GET` request to `/things/{id}`
-
-*/
-    pub async fn get_thing<'a>(
-        &'a self,
-        id: &'a types::GetThingId,
-        either: Option<&'a types::GetThingEither>,
-        filters: Option<&'a ::std::vec::Vec<types::Filter>>,
-        n: Option<&'a ::serde_json::Value>,
-        where_: Option<&'a types::GetThingWhere>,
-        tags: Option<&'a ::std::vec::Vec<::std::string::String>>,
-        untyped: Option<&'a types::GetThingUntyped>,
-        x_ids: Option<&'a ::std::vec::Vec<i64>>,
-        x_where: Option<&'a ::std::vec::Vec<i64>>,
-    ) -> Result<
-        ResponseValue<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
-        Error<()>,
-    > {
-        let url = format!(
-            "{}/things/{}", self.baseurl, encode_path(& parameter_text(id)),
-        );
-        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(5usize);
-        header_map
-            .append(
-                ::reqwest::header::HeaderName::from_static("api-version"),
-                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
-            );
-        if let Some(value) = tags {
-            header_map.append("tags", parameter_text(value).try_into()?);
-        }
-        if let Some(value) = untyped {
-            header_map.append("untyped", parameter_text(value).try_into()?);
-        }
-        if let Some(value) = x_ids {
-            header_map.append("x-ids", parameter_text(value).try_into()?);
-        }
-        if let Some(value) = x_where {
-            header_map
-                .append("x-where", json_text(value).unwrap_or_default().try_into()?);
-        }
-        #[allow(unused_mut)]
-        let mut request = self
-            .client
-            .get(url)
-            .header(
-                ::reqwest::header::ACCEPT,
-                ::reqwest::header::HeaderValue::from_static("application/json"),
-            )
-            .query(&progenitor_client::QueryParam::new("either", &either))
-            .query(&progenitor_client::QueryParam::new("filters", &json_text(&filters)))
-            .query(&progenitor_client::QueryParam::new("n", &n))
-            .query(&progenitor_client::QueryParam::new("where", &json_text(&where_)))
-            .headers(header_map)
-            .build()?;
-        let info = OperationInfo {
-            operation_id: "get_thing",
-        };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        match response.status().as_u16() {
-            200u16 => ResponseValue::from_response(response).await,
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

@@ -8,6 +8,15 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ComponentsResponsesAccountIdNotFoundErrorContentApplication1jsonSchema {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
     ///Invalid Transfer
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct InvalidNumberTransferErrorResponse {

@@ -185,6 +185,13 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
         let ty = map.get("type").and_then(serde_json::Value::as_str);
         matches!(ty, Some("object" | "array" | "boolean")) && map.contains_key("format")
     }
+    // An enum of values beyond ASCII: its variants would be named in
+    // another script (the server's type does the same, `schema::typify_form`).
+    fn beyond_ascii(map: &serde_json::Map<String, serde_json::Value>) -> bool {
+        map.get("enum")
+            .and_then(serde_json::Value::as_array)
+            .is_some_and(|values| values.iter().any(|v| v.as_str().is_some_and(|s| !s.is_ascii())))
+    }
     fn discriminated(map: &serde_json::Map<String, serde_json::Value>) -> bool {
         map.get("discriminator")
             .and_then(|d| d.get("propertyName"))
@@ -192,7 +199,9 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
     }
     fn found(value: &serde_json::Value) -> bool {
         match value {
-            serde_json::Value::Object(map) => misplaced(map) || discriminated(map) || map.values().any(found),
+            serde_json::Value::Object(map) => {
+                misplaced(map) || discriminated(map) || beyond_ascii(map) || map.values().any(found)
+            }
             serde_json::Value::Array(items) => items.iter().any(found),
             _ => false,
         }
@@ -202,6 +211,9 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
             serde_json::Value::Object(map) => {
                 if misplaced(map) {
                     map.remove("format");
+                }
+                if beyond_ascii(map) {
+                    map.remove("enum");
                 }
                 map.values_mut().for_each(rewrite);
                 if discriminated(map) {

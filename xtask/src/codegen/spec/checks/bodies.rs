@@ -21,12 +21,14 @@ pub(crate) const BODY_MEDIA_TYPES: &str = "application/json or any `+json` type,
      text/* (a string), or any other single type as bytes";
 
 /// Whether the layer reads a request body of `media_type` (by its
-/// essence), whatever its schema: never a range, whose concrete type a
-/// client would have to choose.
+/// essence), whatever its schema: a range only where the client can send
+/// bytes in it (`*/*`, `application/*`: the handler gets the type sent);
+/// in another, a client would have to choose the concrete type.
 pub(crate) fn is_readable_body_type(media_type: &str) -> bool {
     // The client sends it as a header value as it is written.
     let header_value = media_type.bytes().all(|b| b.is_ascii_graphic() || b == b' ');
-    media::kind(media_type) != MediaKind::Range && media::is_media_type(media_type) && header_value
+    let readable = media::kind(media_type) != MediaKind::Range || media::is_octet_range(media_type);
+    readable && media::is_media_type(media_type) && header_value
 }
 
 pub(super) fn check_request_body(spec: &Spec, op: &OperationRef<'_>) -> Result<(), SpecError> {

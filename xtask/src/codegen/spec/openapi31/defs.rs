@@ -30,7 +30,16 @@ pub fn hoist(top: &mut Mapping) {
             let mut found = Vec::new();
             take_definitions(schema, String::new(), &mut found, 0);
             for (holder, keyword, definition, body) in found {
-                let mut new_name = format!("{name}_{definition}");
+                // A component's name is `[A-Za-z0-9._-]+` (OpenAPI): a
+                // reference names it without escaping.
+                let safe: String = definition
+                    .chars()
+                    .map(|c| match c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                        true => c,
+                        false => '_',
+                    })
+                    .collect();
+                let mut new_name = format!("{name}_{safe}");
                 while taken.contains(&new_name) || hoisted.contains_key(new_name.as_str()) {
                     new_name.push('_');
                 }
@@ -136,8 +145,14 @@ fn rewrite_references(value: &mut Value, from: &str, to: &str) {
     match value {
         Value::Mapping(map) => {
             for (key, inner) in map.iter_mut() {
-                let rest = inner
-                    .as_str()
+                // Values are data: a `$ref` in an enum is no reference.
+                if ["enum", "const", "default", "example", "examples"].contains(&key.as_str().unwrap_or_default()) {
+                    continue;
+                }
+                // A reference is a URI: `%22` in it is `"`.
+                let decoded = inner.as_str().map(percent_decoded);
+                let rest = decoded
+                    .as_deref()
                     .and_then(|reference| reference.strip_prefix(from))
                     .filter(|rest| rest.is_empty() || rest.starts_with('/'))
                     .map(str::to_string);
@@ -153,4 +168,30 @@ fn rewrite_references(value: &mut Value, from: &str, to: &str) {
         Value::Sequence(items) => items.iter_mut().for_each(|inner| rewrite_references(inner, from, to)),
         _ => {}
     }
+}
+
+/// `reference` with each `%XX` as the byte it encodes (as written where
+/// that is not UTF-8).
+fn percent_decoded(reference: &str) -> String {
+    let bytes = reference.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| reference.to_string())
 }

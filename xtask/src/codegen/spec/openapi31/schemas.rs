@@ -113,8 +113,14 @@ fn event_data(value: &mut Value) {
     }
 }
 
-/// One schema, and every schema inside it.
+/// One schema, and every schema inside it. `alone`: whether the schema
+/// decides its instances' type by itself (not a member of an `allOf`,
+/// whose other members may).
 fn schema(value: &mut Value, at: &str, note: &mut dyn FnMut(String, &str)) {
+    schema_where(value, at, note, true);
+}
+
+fn schema_where(value: &mut Value, at: &str, note: &mut dyn FnMut(String, &str), alone: bool) {
     let map = match value {
         Value::Bool(true) => {
             *value = Value::Mapping(Mapping::new());
@@ -144,6 +150,71 @@ fn schema(value: &mut Value, at: &str, note: &mut dyn FnMut(String, &str)) {
     unknown(map, at, note);
     children(map, at, note);
     reference_siblings(map);
+    if alone && VALIDATED_ONLY.get() == 0 {
+        any_type_where_typeless(map);
+    }
+}
+
+thread_local! {
+    /// How deep the walk is inside the keywords kept for validation only
+    /// (`if`, `then`, `prefixItems`, ...), which no Rust type is made
+    /// from: their schemas need no `type` to keep typify from narrowing.
+    static VALIDATED_ONLY: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Keywords that say something of one type of instance only.
+const TYPED_KEYWORDS: [&str; 18] = [
+    "properties",
+    "additionalProperties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "format",
+];
+
+/// A schema without a type whose keywords each say something of one type
+/// (`properties`, `maxLength`): JSON Schema lets an instance of any other
+/// type through, so its Rust type is any JSON value (kept for validation,
+/// `type` is every type); the constraints are checked as written.
+fn any_type_where_typeless(map: &mut Mapping) {
+    let kept_type = map.get(JSON_SCHEMA_KEY).and_then(|kept| kept.get("type")).is_some();
+    let typed = map
+        .keys()
+        .filter_map(Value::as_str)
+        .any(|key| TYPED_KEYWORDS.contains(&key))
+        || map
+            .get(JSON_SCHEMA_KEY)
+            .and_then(Value::as_mapping)
+            .is_some_and(|kept| {
+                kept.keys().filter_map(Value::as_str).any(|key| {
+                    TYPED_KEYWORDS.contains(&key) || ["prefixItems", "contains", "patternProperties"].contains(&key)
+                })
+            });
+    // A reference or a combination says the type (`{$ref: Name,
+    // maxLength: 12}` is read as `allOf: [Name]` beside its constraint).
+    let combined = ["$ref", "allOf", "anyOf", "oneOf", "enum", "const"]
+        .iter()
+        .any(|key| map.contains_key(*key));
+    if map.contains_key("type") || kept_type || combined || !typed {
+        return;
+    }
+    let every: Vec<Value> = ["array", "boolean", "integer", "null", "number", "object", "string"]
+        .into_iter()
+        .map(Value::from)
+        .collect();
+    extension(map).insert("type".into(), Value::Sequence(every));
 }
 
 /// A list of types: `null` among them is `nullable`; one other type is
@@ -190,11 +261,13 @@ fn null_members(map: &mut Mapping) {
         let Some(Value::Sequence(members)) = map.get_mut(key) else {
             continue;
         };
-        let before = members.len();
-        members.retain(|member| !is_null_only(member));
-        if members.len() == before || members.is_empty() {
+        // Members that are all `null`: nothing else to be nullable; they
+        // stay, each read as its type is.
+        let nulls = members.iter().filter(|member| is_null_only(member)).count();
+        if nulls == 0 || nulls == members.len() {
             continue;
         }
+        members.retain(|member| !is_null_only(member));
         if members.len() == 1 {
             let member = members.remove(0);
             map.shift_remove(key);
@@ -236,9 +309,17 @@ fn children(map: &mut Mapping, at: &str, note: &mut dyn FnMut(String, &str)) {
             "properties" => each_value(inner, &here, note),
             "items" | "not" => schema(inner, &here, note),
             "additionalProperties" if inner.is_mapping() => schema(inner, &here, note),
-            "allOf" | "anyOf" | "oneOf" => each_item(inner, &here, note),
+            "allOf" => {
+                if let Value::Sequence(items) = inner {
+                    for (i, member) in items.iter_mut().enumerate() {
+                        schema_where(member, &format!("{here}.{i}"), note, false);
+                    }
+                }
+            }
+            "anyOf" | "oneOf" => each_item(inner, &here, note),
             k if k == JSON_SCHEMA_KEY => {
                 let Value::Mapping(kept) = inner else { continue };
+                VALIDATED_ONLY.set(VALIDATED_ONLY.get() + 1);
                 for (kept_key, kept_inner) in kept.iter_mut() {
                     let kept_key = kept_key.as_str().unwrap_or_default().to_string();
                     let there = format!("{at}.{kept_key}");
@@ -256,6 +337,7 @@ fn children(map: &mut Mapping, at: &str, note: &mut dyn FnMut(String, &str)) {
                         _ => {}
                     }
                 }
+                VALIDATED_ONLY.set(VALIDATED_ONLY.get() - 1);
             }
             _ => {}
         }

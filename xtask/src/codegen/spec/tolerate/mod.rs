@@ -63,8 +63,10 @@
 //! A document none of these rules touches is returned as written, byte
 //! for byte.
 
+mod body_ranges;
 mod discriminators;
 mod document;
+mod foreign_schemas;
 mod keywords;
 mod operations;
 mod paths;
@@ -131,6 +133,13 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
     path_item_references(doc, &mut note);
     query_strings_in_paths(doc, &mut note);
     one_valued_variables(doc, &mut note);
+    // Read beside the paths, which are rewritten in place.
+    let component_schemas = doc
+        .get("components")
+        .and_then(|c| c.get("schemas"))
+        .and_then(Value::as_mapping)
+        .cloned()
+        .unwrap_or_default();
     let paths: Vec<Value> = mapping(doc, "paths")
         .map(|m| m.keys().cloned().collect())
         .unwrap_or_default();
@@ -166,6 +175,7 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
             }
             if let Some(body) = op.get_mut("requestBody") {
                 content_keys(body, &format!("{at}.requestBody"), &mut note);
+                body_ranges::json_under_a_range(body, &component_schemas, &format!("{at}.requestBody"), &mut note);
                 body_schemas(body, &format!("{at}.requestBody"), &mut note);
             }
         }
@@ -180,6 +190,8 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
         for (name, body) in bodies.iter_mut() {
             let name = key_text(name);
             content_keys(body, &format!("components.requestBodies.{name}"), &mut note);
+            let at = format!("components.requestBodies.{name}");
+            body_ranges::json_under_a_range(body, &component_schemas, &at, &mut note);
             body_schemas(body, &format!("components.requestBodies.{name}"), &mut note);
         }
     }

@@ -247,6 +247,7 @@ pub(super) fn body_schemas(body: &mut Value, at: &str, note: &mut impl FnMut(Str
             || crate::codegen::spec::is_xml(&media_type);
         let (ty, format) = match kind {
             MediaKind::Binary if !special => ("string", Some("binary")),
+            MediaKind::Range if media::is_octet_range(&media_type) => ("string", Some("binary")),
             MediaKind::Text if !special => ("string", None),
             _ => continue,
         };

@@ -6,19 +6,50 @@
 
 use serde_norway::{Mapping, Value};
 
+use super::foreign_schemas::{ForeignSchemas, foreign_reference};
 use super::keywords::{integral_counts, numeric_exclusive_bounds, pattern_dialect};
-use super::values::{key_text, pointed};
+use super::values::key_text;
 
 /// Every schema of the document, wherever it is, through the schema rules.
 pub(super) fn schemas_everywhere(doc: &mut Value, note: &mut impl FnMut(String, &str)) {
     let snapshot = doc.clone();
-    walk(doc, String::new(), &snapshot, note, 0);
+    let mut foreign = ForeignSchemas::new(&snapshot);
+    walk(doc, String::new(), &mut foreign, note, 0);
+    // The schemas foreign references point at, as components of their
+    // own (through the rules too, which may hoist more).
+    let mut hoisted = Vec::new();
+    while let Some((name, mut schema)) = foreign.next_pending() {
+        walk(&mut schema, format!("components.schemas.{name}"), &mut foreign, note, 1);
+        hoisted.push((name, schema));
+    }
+    if hoisted.is_empty() {
+        return;
+    }
+    let Value::Mapping(root) = doc else { return };
+    let components = root
+        .entry("components".into())
+        .or_insert_with(|| Value::Mapping(Mapping::new()));
+    let Value::Mapping(components) = components else { return };
+    let schemas = components
+        .entry("schemas".into())
+        .or_insert_with(|| Value::Mapping(Mapping::new()));
+    if let Value::Mapping(schemas) = schemas {
+        for (name, schema) in hoisted {
+            schemas.insert(name.into(), schema);
+        }
+    }
 }
 
 /// Visits every mapping; one under a `schema`, `schemas.<name>`,
 /// `properties.<name>`, `items`, `additionalProperties`, `not` or a
 /// combinator is a schema.
-fn walk(value: &mut Value, at: String, doc: &Value, note: &mut impl FnMut(String, &str), depth: usize) {
+fn walk(
+    value: &mut Value,
+    at: String,
+    foreign: &mut ForeignSchemas<'_>,
+    note: &mut impl FnMut(String, &str),
+    depth: usize,
+) {
     // Deep enough for any real document; a cycle cannot occur in a tree,
     // but an inlined reference could nest: stop there.
     if depth > 64 {
@@ -33,7 +64,7 @@ fn walk(value: &mut Value, at: String, doc: &Value, note: &mut impl FnMut(String
             || (parent == "schemas" && at.starts_with("components.schemas."))
     };
     if is_schema && let Value::Mapping(map) = value {
-        schema_rules(map, &at, doc, note);
+        schema_rules(map, &at, foreign, note);
     }
     match value {
         Value::Mapping(map) => {
@@ -45,12 +76,12 @@ fn walk(value: &mut Value, at: String, doc: &Value, note: &mut impl FnMut(String
                     continue;
                 }
                 let next = if at.is_empty() { key } else { format!("{at}.{key}") };
-                walk(inner, next, doc, note, depth + 1);
+                walk(inner, next, foreign, note, depth + 1);
             }
         }
         Value::Sequence(items) => {
             for (i, inner) in items.iter_mut().enumerate() {
-                walk(inner, format!("{at}.{i}"), doc, note, depth + 1);
+                walk(inner, format!("{at}.{i}"), foreign, note, depth + 1);
             }
         }
         _ => {}
@@ -58,9 +89,10 @@ fn walk(value: &mut Value, at: String, doc: &Value, note: &mut impl FnMut(String
 }
 
 /// Each rule, in order: what one rewrites, the next reads.
-fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(String, &str)) {
-    foreign_reference(map, at, doc, note);
+fn schema_rules(map: &mut Mapping, at: &str, foreign: &mut ForeignSchemas<'_>, note: &mut impl FnMut(String, &str)) {
+    foreign_reference(map, at, foreign, note);
     schema_under_type(map, at, note);
+    type_by_keywords(map, at, note);
     let ty = map.get("type").and_then(Value::as_str).map(str::to_string);
     enum_once(map, at, note);
     null_default(map, at, ty.as_deref(), note);
@@ -71,30 +103,6 @@ fn schema_rules(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
     numeric_exclusive_bounds(map, at, note);
     integral_counts(map, at, note);
     pattern_dialect(map, at, note);
-}
-
-/// A reference into another part of the document than a component
-/// schema (a parameter's schema, a property of a component, a
-/// definition inside one): the schema there, when it is one.
-fn foreign_reference(map: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(String, &str)) {
-    let is_component = |target: &str| {
-        target
-            .strip_prefix("#/components/schemas/")
-            .is_some_and(|name| !name.contains('/'))
-    };
-    if let Some(target) = map.get("$ref").and_then(Value::as_str).map(str::to_string)
-        && !is_component(&target)
-        && let Some(pointer) = target.strip_prefix('#')
-        && let Some(found) = pointed(doc, pointer)
-        && found.get("$ref").is_none_or(|r| r.as_str().is_some_and(is_component))
-        && let Value::Mapping(found) = found
-    {
-        *map = found.clone();
-        note(
-            format!("{at}.$ref"),
-            &format!("a reference to `{target}`, not to a component schema: read as the schema it points at"),
-        );
-    }
 }
 
 /// A schema written under `type` (`itemType: {type: {type: string,
@@ -115,6 +123,65 @@ fn schema_under_type(map: &mut Mapping, at: &str, note: &mut impl FnMut(String, 
     note(
         format!("{at}.type"),
         "a schema written under `type`: read as the schema it holds",
+    );
+}
+
+/// A schema of an OpenAPI 3.0 document without a `type` whose keywords
+/// each say something of one type (`properties`, `maxLength`): its
+/// designer evidently means that type (JSON Schema would let any other
+/// type through, which the Rust type, and common tools, do not). Not an
+/// `allOf` member, whose siblings may say the type, nor a choice, an
+/// enum or a reference. (A 3.1 document is JSON Schema's own: there, such
+/// a schema is any JSON value in Rust, `openapi31::schemas`.)
+fn type_by_keywords(map: &mut Mapping, at: &str, note: &mut impl FnMut(String, &str)) {
+    const IMPLY: [(&str, &str); 17] = [
+        ("properties", "object"),
+        ("additionalProperties", "object"),
+        ("required", "object"),
+        ("minProperties", "object"),
+        ("maxProperties", "object"),
+        ("items", "array"),
+        ("minItems", "array"),
+        ("maxItems", "array"),
+        ("uniqueItems", "array"),
+        ("minLength", "string"),
+        ("maxLength", "string"),
+        ("pattern", "string"),
+        ("minimum", "number"),
+        ("maximum", "number"),
+        ("exclusiveMinimum", "number"),
+        ("exclusiveMaximum", "number"),
+        ("multipleOf", "number"),
+    ];
+    let in_all_of = at.rsplit('.').nth(1) == Some("allOf");
+    let decided = [
+        "type",
+        "$ref",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "enum",
+        "x-json-schema-2020-12",
+    ]
+    .iter()
+    .any(|key| map.contains_key(*key));
+    if in_all_of || decided {
+        return;
+    }
+    let mut implied: Vec<&str> = IMPLY
+        .iter()
+        .filter(|(key, _)| map.contains_key(*key))
+        .map(|(_, ty)| *ty)
+        .collect();
+    implied.sort_unstable();
+    implied.dedup();
+    let [ty] = implied.as_slice() else { return };
+    map.insert("type".into(), (*ty).into());
+    let article = if ty.starts_with(['a', 'o']) { "an" } else { "a" };
+    note(
+        format!("{at}.type"),
+        &format!("absent, where every keyword is {article} {ty}'s: read as `type: {ty}`"),
     );
 }
 
