@@ -161,6 +161,12 @@ struct FromText {
     webhooks: usize,
 }
 
+/// The size of a document's text above which its client and server are
+/// generated one after the other: each takes gigabytes for a document of
+/// megabytes (Microsoft Graph's 20 MB: 7 GB for the server), and one at a
+/// time the peak is the larger's, not their sum.
+const ONE_AT_A_TIME: usize = 4 << 20;
+
 /// A target's files from a spec's text, all or nothing.
 /// (`text` is the document's current text; `read` the rest of its
 /// reading; `inline` the inline schemas typed as any JSON value.)
@@ -189,38 +195,47 @@ fn generate_text(
     }
     let document = document_json(read.served.as_deref().unwrap_or(text))?;
     let render = |file: &syn::File, refused: &[LeftOut]| render(&target.spec, list_path, left_out, refused, file);
-    // The client (progenitor) and the server are generated side by side:
-    // a warm `cargo xtask generate` waits for the slower of the two only.
-    // (Their syntax trees cannot cross threads; their text can.)
-    let (client, server) = std::thread::scope(|scope| {
-        let client = scope.spawn(|| -> Result<(String, Option<String>), SpecErrors> {
-            let mut refusals = Refusals::default();
-            let client = refusals.note_all(client_gen::generate(&spec, target.credentials, target.interface));
-            let mocks = match target.mocks {
-                Some(_) => refusals.note(client_gen::generate_mocks(
-                    &spec,
-                    target.client_module,
-                    target.credentials,
-                    target.interface,
-                )),
-                None => None,
-            };
-            refusals.finish(())?;
-            let mocks = mocks.as_ref().map(|mocks| render(mocks, refused));
-            Ok((render(&client.expect("refused above"), refused), mocks))
-        });
-        // The server contract, and its webhooks' beside it, whose refusals
-        // its header names too.
-        let server = server_gen::generate(&spec, &document, None).map(|mut server| {
+    let client = || -> Result<(String, Option<String>), SpecErrors> {
+        let mut refusals = Refusals::default();
+        let client = refusals.note_all(client_gen::generate(&spec, target.credentials, target.interface));
+        let mocks = match target.mocks {
+            Some(_) => refusals.note(client_gen::generate_mocks(
+                &spec,
+                target.client_module,
+                target.credentials,
+                target.interface,
+            )),
+            None => None,
+        };
+        refusals.finish(())?;
+        let mocks = mocks.as_ref().map(|mocks| render(mocks, refused));
+        Ok((render(&client.expect("refused above"), refused), mocks))
+    };
+    // The server contract, and its webhooks' beside it, whose refusals
+    // its header names too.
+    let server = || {
+        server_gen::generate(&spec, &document, None).map(|mut server| {
             let webhooks = webhooks::module(text, &server);
             let webhooks_refused = webhooks.as_ref().map(|m| m.refused.clone()).unwrap_or_default();
             let count = webhooks.as_ref().map_or(0, |m| m.operations);
             server.items.extend(webhooks.and_then(|m| m.item));
             let all: Vec<LeftOut> = refused.iter().chain(&webhooks_refused).cloned().collect();
             (render(&server, &all), webhooks_refused, count)
-        });
-        (client.join().expect("the client's generation does not panic"), server)
-    });
+        })
+    };
+    // The client (progenitor) and the server are generated side by side:
+    // a warm `cargo xtask generate` waits for the slower of the two only.
+    // (Their syntax trees cannot cross threads; their text can.) A
+    // document of megabytes, whose syntax trees take gigabytes, has them
+    // one after the other, so that only one is held at a time.
+    let (client, server) = match text.len() > ONE_AT_A_TIME {
+        true => (client(), server()),
+        false => std::thread::scope(|scope| {
+            let client = scope.spawn(client);
+            let server = server();
+            (client.join().expect("the client's generation does not panic"), server)
+        }),
+    };
     let mut refusals = Refusals::default();
     let client = match client {
         Ok(client) => Some(client),

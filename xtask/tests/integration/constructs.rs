@@ -252,8 +252,8 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
                 ),
                 "",
             ),
-            "paths./extra/".into(),
-            "one path to dropshot's router",
+            "paths./extra/.get".into(),
+            "one route to dropshot's router",
         ),
         (
             with(&operation("get", "", OK_JSON).replacen("/extra:", "/extra//x:", 1), ""),
@@ -302,9 +302,9 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
         ),
         (
             body(
-                "          application/json:\n            schema: {type: object}\n            encoding: {a: {contentType: text/plain}}\n",
+                "          application/x-www-form-urlencoded:\n            schema: {type: object, properties: {a: {type: array, items: {type: string}}}}\n            encoding: {a: {style: deepObject}}\n",
             ),
-            "paths./extra.post.requestBody.content.application/json.encoding".into(),
+            "paths./extra.post.requestBody.content.application/x-www-form-urlencoded.encoding".into(),
             "not supported",
         ),
         (

@@ -45,7 +45,9 @@ fn every_corpus_document_generates_without_a_panic() {
 mod adversarial;
 pub(super) mod classes;
 mod components;
+mod directory_bodies;
 mod directory_classes;
+mod directory_references;
 mod new_service;
 mod openapi31;
 mod optional_parts;

@@ -18,16 +18,27 @@ pub(super) fn check_router(spec: &OpenAPI) -> Vec<SpecError> {
         .collect();
     let mut errors: Vec<SpecError> = paths.iter().filter_map(|path| check_path(path).err()).collect();
     // dropshot's router takes `/plans/` as `/plans` (it skips a trailing
-    // empty segment), as many servers do; two paths that differ only so
-    // would be one route with two meanings.
+    // empty segment), as many servers do: two paths that differ only so
+    // are one route, whose methods are served side by side; one method on
+    // both would be one route with two meanings.
+    let methods = |path: &str| -> Vec<String> {
+        match spec.paths.paths.get(path) {
+            Some(openapiv3::ReferenceOr::Item(item)) => item.iter().map(|(method, _)| method.to_string()).collect(),
+            _ => Vec::new(),
+        }
+    };
     for path in &paths {
         if let Some(twin) = path.strip_suffix('/').filter(|p| !p.is_empty() && paths.contains(p)) {
-            errors.push(SpecError::new(
-                format!("paths.{path}"),
-                format!(
-                    "`{path}` and `{twin}` are one path to dropshot's router, which ignores a trailing `/`: keep one"
-                ),
-            ));
+            let theirs = methods(twin);
+            for method in methods(path).into_iter().filter(|m| theirs.contains(m)) {
+                errors.push(SpecError::new(
+                    format!("paths.{path}.{method}"),
+                    format!(
+                        "`{method} {path}` and `{method} {twin}` are one route to dropshot's router, which ignores a \
+                         trailing `/`: keep one"
+                    ),
+                ));
+            }
         }
     }
     errors

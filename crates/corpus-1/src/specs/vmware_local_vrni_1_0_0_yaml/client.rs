@@ -4539,7 +4539,7 @@ Arguments:
     pub async fn create<'a>(
         &'a self,
         body: &'a types::UserCredential,
-    ) -> Result<ResponseValue<types::Token>, Error<()>> {
+    ) -> Result<ResponseValue<types::Token>, Error<ByteStream>> {
         let url = format!("{}/auth/token", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4567,9 +4567,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -4659,7 +4659,7 @@ Arguments:
     pub async fn add_arista_switch<'a>(
         &'a self,
         body: &'a types::AristaSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::AristaSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::AristaSwitchDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/arista-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4687,10 +4687,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -4757,7 +4757,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::AristaSwitchDataSource,
-    ) -> Result<ResponseValue<types::AristaSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::AristaSwitchDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/arista-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -4788,11 +4788,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -4981,7 +4981,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<()>> {
+    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/arista-switches/{}/snmp-config", self.baseurl, encode_path(&
             id.to_string()),
@@ -5012,11 +5012,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5072,7 +5072,7 @@ Sends a `POST` request to `/data-sources/brocade-switches`
     pub async fn add_brocade_switch<'a>(
         &'a self,
         body: &'a types::BrocadeSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::BrocadeSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::BrocadeSwitchDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/brocade-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -5100,10 +5100,10 @@ Sends a `POST` request to `/data-sources/brocade-switches`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5170,7 +5170,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::BrocadeSwitchDataSource,
-    ) -> Result<ResponseValue<types::BrocadeSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::BrocadeSwitchDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/brocade-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -5201,11 +5201,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5390,7 +5390,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<()>> {
+    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/brocade-switches/{}/snmp-config", self.baseurl,
             encode_path(& id.to_string()),
@@ -5421,11 +5421,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5483,7 +5483,7 @@ Arguments:
     pub async fn add_checkpoint_firewall<'a>(
         &'a self,
         body: &'a types::CheckpointFirewallDataSourceRequest,
-    ) -> Result<ResponseValue<types::CheckpointFirewallDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::CheckpointFirewallDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/checkpoint-firewalls", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -5511,10 +5511,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5581,7 +5581,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::CheckpointFirewallDataSource,
-    ) -> Result<ResponseValue<types::CheckpointFirewallDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::CheckpointFirewallDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/checkpoint-firewalls/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -5612,11 +5612,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5797,7 +5797,7 @@ Arguments:
     pub async fn add_cisco_switch<'a>(
         &'a self,
         body: &'a types::CiscoSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::CiscoSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::CiscoSwitchDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/cisco-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -5825,10 +5825,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5895,7 +5895,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::CiscoSwitchDataSource,
-    ) -> Result<ResponseValue<types::CiscoSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::CiscoSwitchDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/cisco-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -5926,11 +5926,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6119,7 +6119,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<()>> {
+    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/cisco-switches/{}/snmp-config", self.baseurl, encode_path(&
             id.to_string()),
@@ -6150,11 +6150,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6210,7 +6210,7 @@ Sends a `POST` request to `/data-sources/dell-switches`
     pub async fn add_dell_switch<'a>(
         &'a self,
         body: &'a types::DellSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::DellSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::DellSwitchDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/dell-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -6238,10 +6238,10 @@ Sends a `POST` request to `/data-sources/dell-switches`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6308,7 +6308,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::DellSwitchDataSource,
-    ) -> Result<ResponseValue<types::DellSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::DellSwitchDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/dell-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -6339,11 +6339,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6531,7 +6531,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<()>> {
+    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/dell-switches/{}/snmp-config", self.baseurl, encode_path(&
             id.to_string()),
@@ -6562,11 +6562,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6622,7 +6622,7 @@ Sends a `POST` request to `/data-sources/hpov-managers`
     pub async fn add_hpov_manager<'a>(
         &'a self,
         body: &'a types::HpOneViewManagerDataSourceRequest,
-    ) -> Result<ResponseValue<types::HpOneViewManagerDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::HpOneViewManagerDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/hpov-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -6650,10 +6650,10 @@ Sends a `POST` request to `/data-sources/hpov-managers`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6720,7 +6720,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::HpOneViewManagerDataSource,
-    ) -> Result<ResponseValue<types::HpOneViewManagerDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::HpOneViewManagerDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/hpov-managers/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -6751,11 +6751,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6935,7 +6935,7 @@ Arguments:
     pub async fn add_hpvc_manager<'a>(
         &'a self,
         body: &'a types::HpvcManagerDataSourceRequest,
-    ) -> Result<ResponseValue<types::HpvcManagerDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::HpvcManagerDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/hpvc-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -6963,10 +6963,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7033,7 +7033,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::HpvcManagerDataSource,
-    ) -> Result<ResponseValue<types::HpvcManagerDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::HpvcManagerDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/hpvc-managers/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -7064,11 +7064,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7248,7 +7248,7 @@ Arguments:
     pub async fn add_juniper_switch<'a>(
         &'a self,
         body: &'a types::JuniperSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::JuniperSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::JuniperSwitchDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/juniper-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7276,10 +7276,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7346,7 +7346,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::JuniperSwitchDataSource,
-    ) -> Result<ResponseValue<types::JuniperSwitchDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::JuniperSwitchDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/juniper-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -7377,11 +7377,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7570,7 +7570,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<()>> {
+    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/juniper-switches/{}/snmp-config", self.baseurl,
             encode_path(& id.to_string()),
@@ -7601,11 +7601,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7661,7 +7661,7 @@ Sends a `POST` request to `/data-sources/nsxv-managers`
     pub async fn add_nsxv_manager_datasource<'a>(
         &'a self,
         body: &'a types::NsxvManagerDataSourceRequest,
-    ) -> Result<ResponseValue<types::NsxvManagerDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::NsxvManagerDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/nsxv-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7689,10 +7689,10 @@ Sends a `POST` request to `/data-sources/nsxv-managers`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7900,7 +7900,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::NsxControllerDataCollection,
-    ) -> Result<ResponseValue<types::NsxControllerDataCollection>, Error<()>> {
+    ) -> Result<ResponseValue<types::NsxControllerDataCollection>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/nsxv-managers/{}/controller-cluster", self.baseurl,
             encode_path(& id.to_string()),
@@ -7931,11 +7931,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8075,7 +8075,7 @@ Arguments:
     pub async fn add_panorama_firewall<'a>(
         &'a self,
         body: &'a types::PanFirewallDataSourceRequest,
-    ) -> Result<ResponseValue<types::PanFirewallDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::PanFirewallDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/panorama-firewalls", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8103,10 +8103,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8173,7 +8173,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::PanFirewallDataSource,
-    ) -> Result<ResponseValue<types::PanFirewallDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::PanFirewallDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/panorama-firewalls/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -8204,11 +8204,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8386,7 +8386,7 @@ Sends a `POST` request to `/data-sources/ucs-managers`
     pub async fn add_ucs_manager<'a>(
         &'a self,
         body: &'a types::UcsManagerDataSourceRequest,
-    ) -> Result<ResponseValue<types::UcsManagerDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::UcsManagerDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/ucs-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8414,10 +8414,10 @@ Sends a `POST` request to `/data-sources/ucs-managers`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8484,7 +8484,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::UcsManagerDataSource,
-    ) -> Result<ResponseValue<types::UcsManagerDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::UcsManagerDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/ucs-managers/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -8515,11 +8515,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8708,7 +8708,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<()>> {
+    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/ucs-managers/{}/snmp-config", self.baseurl, encode_path(& id
             .to_string()),
@@ -8739,11 +8739,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8802,7 +8802,7 @@ Arguments:
     pub async fn add_vcenter_datasource<'a>(
         &'a self,
         body: &'a types::VCenterDataSourceRequest,
-    ) -> Result<ResponseValue<types::VCenterDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::VCenterDataSource>, Error<ByteStream>> {
         let url = format!("{}/data-sources/vcenters", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8830,10 +8830,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8899,7 +8899,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::VCenterDataSource,
-    ) -> Result<ResponseValue<types::VCenterDataSource>, Error<()>> {
+    ) -> Result<ResponseValue<types::VCenterDataSource>, Error<ByteStream>> {
         let url = format!(
             "{}/data-sources/vcenters/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -8929,11 +8929,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9076,7 +9076,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/clusters", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9107,9 +9107,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9127,7 +9127,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Cluster>, Error<()>> {
+    ) -> Result<ResponseValue<types::Cluster>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/clusters/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9157,10 +9157,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9182,7 +9182,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/datastores", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9213,9 +9213,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9233,7 +9233,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Datastore>, Error<()>> {
+    ) -> Result<ResponseValue<types::Datastore>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/datastores/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9263,10 +9263,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9288,7 +9288,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/distributed-virtual-portgroups", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9319,9 +9319,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9339,7 +9339,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::DistributedVirtualPortgroup>, Error<()>> {
+    ) -> Result<ResponseValue<types::DistributedVirtualPortgroup>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/distributed-virtual-portgroups/{}", self.baseurl, encode_path(&
             id.to_string()),
@@ -9370,10 +9370,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9395,7 +9395,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/distributed-virtual-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9426,9 +9426,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9446,7 +9446,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::DistributedVirtualSwitch>, Error<()>> {
+    ) -> Result<ResponseValue<types::DistributedVirtualSwitch>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/distributed-virtual-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -9477,10 +9477,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9502,7 +9502,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/firewall-rules", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9533,9 +9533,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9553,7 +9553,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseFirewallRule>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseFirewallRule>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/firewall-rules/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9583,10 +9583,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9608,7 +9608,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/firewalls", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9639,9 +9639,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9659,7 +9659,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseFirewallRule>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseFirewallRule>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/firewalls/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9689,10 +9689,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9714,7 +9714,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/flows", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9745,9 +9745,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9765,7 +9765,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Flow>, Error<()>> {
+    ) -> Result<ResponseValue<types::Flow>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/flows/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9795,10 +9795,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9820,7 +9820,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/folders", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9851,9 +9851,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9871,7 +9871,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Folder>, Error<()>> {
+    ) -> Result<ResponseValue<types::Folder>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/folders/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9901,10 +9901,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9926,7 +9926,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/hosts", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9957,9 +9957,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9977,7 +9977,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Host>, Error<()>> {
+    ) -> Result<ResponseValue<types::Host>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/hosts/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10007,10 +10007,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10032,7 +10032,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/ip-sets", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10063,9 +10063,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10083,7 +10083,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseIpSet>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseIpSet>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/ip-sets/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10113,10 +10113,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10138,7 +10138,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/layer2-networks", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10169,9 +10169,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10189,7 +10189,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseL2Network>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseL2Network>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/layer2-networks/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -10220,10 +10220,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10339,7 +10339,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/nsx-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10370,9 +10370,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10390,7 +10390,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseNsxManager>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseNsxManager>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/nsx-managers/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10420,10 +10420,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10445,7 +10445,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/problems", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10476,9 +10476,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10496,7 +10496,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::ProblemEvent>, Error<()>> {
+    ) -> Result<ResponseValue<types::ProblemEvent>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/problems/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10526,10 +10526,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10551,7 +10551,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/security-groups", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10582,9 +10582,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10602,7 +10602,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseSecurityGroup>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseSecurityGroup>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/security-groups/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -10633,10 +10633,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10658,7 +10658,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/security-tags", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10689,9 +10689,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10709,7 +10709,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::SecurityTag>, Error<()>> {
+    ) -> Result<ResponseValue<types::SecurityTag>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/security-tags/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10739,10 +10739,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10764,7 +10764,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/service-groups", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10795,9 +10795,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10815,7 +10815,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseServiceGroup>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseServiceGroup>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/service-groups/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10845,10 +10845,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10870,7 +10870,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/services", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10901,9 +10901,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10921,7 +10921,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseService>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseService>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/services/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10951,10 +10951,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10976,7 +10976,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/vc-datacenters", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11007,9 +11007,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11027,7 +11027,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::VcDatacenter>, Error<()>> {
+    ) -> Result<ResponseValue<types::VcDatacenter>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/vc-datacenters/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -11057,10 +11057,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11082,7 +11082,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/vcenter-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11113,9 +11113,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11133,7 +11133,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::VCenterManager>, Error<()>> {
+    ) -> Result<ResponseValue<types::VCenterManager>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/vcenter-managers/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -11164,10 +11164,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11189,7 +11189,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/vmknics", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11220,9 +11220,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11240,7 +11240,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Vmknic>, Error<()>> {
+    ) -> Result<ResponseValue<types::Vmknic>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/vmknics/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -11270,10 +11270,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11295,7 +11295,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/vms", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11326,9 +11326,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11346,7 +11346,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseVirtualMachine>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseVirtualMachine>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/vms/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -11376,10 +11376,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11401,7 +11401,7 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/entities/vnics", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11432,9 +11432,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11452,7 +11452,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseVnic>, Error<()>> {
+    ) -> Result<ResponseValue<types::BaseVnic>, Error<ByteStream>> {
         let url = format!(
             "{}/entities/vnics/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -11482,10 +11482,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11554,7 +11554,7 @@ Sends a `POST` request to `/groups/applications`
     pub async fn add_application<'a>(
         &'a self,
         body: &'a types::ApplicationRequest,
-    ) -> Result<ResponseValue<types::Application>, Error<()>> {
+    ) -> Result<ResponseValue<types::Application>, Error<ByteStream>> {
         let url = format!("{}/groups/applications", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11582,9 +11582,9 @@ Sends a `POST` request to `/groups/applications`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11736,7 +11736,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::TierRequest,
-    ) -> Result<ResponseValue<types::Tier>, Error<()>> {
+    ) -> Result<ResponseValue<types::Tier>, Error<ByteStream>> {
         let url = format!(
             "{}/groups/applications/{}/tiers", self.baseurl, encode_path(& id
             .to_string()),
@@ -11767,11 +11767,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -12058,7 +12058,7 @@ Arguments:
     pub async fn list_recommended_rules<'a>(
         &'a self,
         body: &'a types::RecommendedRulesRequest,
-    ) -> Result<ResponseValue<types::RecommendedRules>, Error<()>> {
+    ) -> Result<ResponseValue<types::RecommendedRules>, Error<ByteStream>> {
         let url = format!("{}/micro-seg/recommended-rules", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -12086,9 +12086,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -12105,7 +12105,7 @@ Arguments:
     pub async fn export_nsx_recommended_rules<'a>(
         &'a self,
         body: &'a types::RecommendedRulesRequest,
-    ) -> Result<ResponseValue<ByteStream>, Error<()>> {
+    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
         let url = format!("{}/micro-seg/recommended-rules/nsx", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -12124,9 +12124,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::stream(response)),
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -12145,7 +12145,7 @@ Arguments:
     pub async fn search_entities<'a>(
         &'a self,
         body: &'a types::SearchRequest,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<()>> {
+    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
         let url = format!("{}/search", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -12173,9 +12173,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

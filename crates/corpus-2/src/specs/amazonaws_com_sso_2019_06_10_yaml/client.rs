@@ -937,7 +937,7 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         x_amz_sso_bearer_token: &'a str,
-    ) -> Result<ResponseValue<types::GetRoleCredentialsResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetRoleCredentialsResponse>, Error<ByteStream>> {
         let url = format!("{}/federation/credentials", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -992,10 +992,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1033,7 +1033,7 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         x_amz_sso_bearer_token: &'a str,
-    ) -> Result<ResponseValue<types::ListAccountRolesResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListAccountRolesResponse>, Error<ByteStream>> {
         let url = format!("{}/assignment/roles", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -1091,10 +1091,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1130,7 +1130,7 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         x_amz_sso_bearer_token: &'a str,
-    ) -> Result<ResponseValue<types::ListAccountsResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListAccountsResponse>, Error<ByteStream>> {
         let url = format!("{}/assignment/accounts", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -1187,10 +1187,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1218,7 +1218,7 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         x_amz_sso_bearer_token: &'a str,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!("{}/logout", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -1263,9 +1263,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::empty(response)),
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

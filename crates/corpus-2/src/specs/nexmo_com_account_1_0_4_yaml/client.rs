@@ -701,7 +701,7 @@ Arguments:
     pub async fn retrieve_api_secrets<'a>(
         &'a self,
         api_key: &'a str,
-    ) -> Result<ResponseValue<types::RetrieveApiSecretsResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::RetrieveApiSecretsResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/accounts/{}/secrets", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -730,8 +730,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -747,7 +747,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::CreateSecretRequest,
-    ) -> Result<ResponseValue<types::SecretInfo>, Error<()>> {
+    ) -> Result<ResponseValue<types::SecretInfo>, Error<ByteStream>> {
         let url = format!(
             "{}/accounts/{}/secrets", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -777,9 +777,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -795,7 +795,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         secret_id: &'a str,
-    ) -> Result<ResponseValue<types::SecretInfo>, Error<()>> {
+    ) -> Result<ResponseValue<types::SecretInfo>, Error<ByteStream>> {
         let url = format!(
             "{}/accounts/{}/secrets/{}", self.baseurl, encode_path(& api_key
             .to_string()), encode_path(& secret_id.to_string()),
@@ -825,8 +825,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -842,7 +842,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         secret_id: &'a str,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!(
             "{}/accounts/{}/secrets/{}", self.baseurl, encode_path(& api_key
             .to_string()), encode_path(& secret_id.to_string()),
@@ -864,9 +864,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

@@ -385,7 +385,7 @@ Arguments:
     pub async fn login<'a>(
         &'a self,
         body: &'a types::LoginBody,
-    ) -> Result<ResponseValue<types::LoginResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::LoginResponse>, Error<ByteStream>> {
         let url = format!("{}/users/login", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -413,8 +413,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -474,7 +474,7 @@ Sends a `GET` request to `/user`
 */
     pub async fn get_current_user<'a>(
         &'a self,
-    ) -> Result<ResponseValue<types::GetCurrentUserResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetCurrentUserResponse>, Error<ByteStream>> {
         let url = format!("{}/user", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -501,8 +501,8 @@ Sends a `GET` request to `/user`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -518,7 +518,7 @@ Arguments:
     pub async fn update_current_user<'a>(
         &'a self,
         body: &'a types::UpdateCurrentUserBody,
-    ) -> Result<ResponseValue<types::UpdateCurrentUserResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::UpdateCurrentUserResponse>, Error<ByteStream>> {
         let url = format!("{}/user", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -546,8 +546,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -563,7 +563,7 @@ Arguments:
     pub async fn get_profile_by_username<'a>(
         &'a self,
         username: &'a str,
-    ) -> Result<ResponseValue<types::GetProfileByUsernameResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetProfileByUsernameResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/profiles/{}", self.baseurl, encode_path(& username.to_string()),
         );
@@ -592,8 +592,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -609,7 +609,7 @@ Arguments:
     pub async fn follow_user_by_username<'a>(
         &'a self,
         username: &'a str,
-    ) -> Result<ResponseValue<types::FollowUserByUsernameResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::FollowUserByUsernameResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/profiles/{}/follow", self.baseurl, encode_path(& username.to_string()),
         );
@@ -638,8 +638,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -655,7 +655,10 @@ Arguments:
     pub async fn unfollow_user_by_username<'a>(
         &'a self,
         username: &'a str,
-    ) -> Result<ResponseValue<types::UnfollowUserByUsernameResponse>, Error<()>> {
+    ) -> Result<
+        ResponseValue<types::UnfollowUserByUsernameResponse>,
+        Error<ByteStream>,
+    > {
         let url = format!(
             "{}/profiles/{}/follow", self.baseurl, encode_path(& username.to_string()),
         );
@@ -684,8 +687,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -703,7 +706,7 @@ Arguments:
         &'a self,
         limit: Option<::std::num::NonZeroU64>,
         offset: Option<u64>,
-    ) -> Result<ResponseValue<types::GetArticlesFeedResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetArticlesFeedResponse>, Error<ByteStream>> {
         let url = format!("{}/articles/feed", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -732,8 +735,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -757,7 +760,7 @@ Arguments:
         limit: Option<::std::num::NonZeroU64>,
         offset: Option<u64>,
         tag: Option<&'a str>,
-    ) -> Result<ResponseValue<types::GetArticlesResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetArticlesResponse>, Error<ByteStream>> {
         let url = format!("{}/articles", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -789,8 +792,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -806,7 +809,7 @@ Arguments:
     pub async fn create_article<'a>(
         &'a self,
         body: &'a types::CreateArticleBody,
-    ) -> Result<ResponseValue<types::CreateArticleResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::CreateArticleResponse>, Error<ByteStream>> {
         let url = format!("{}/articles", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -834,8 +837,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -903,7 +906,7 @@ Arguments:
         &'a self,
         slug: &'a str,
         body: &'a types::UpdateArticleBody,
-    ) -> Result<ResponseValue<types::UpdateArticleResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::UpdateArticleResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/articles/{}", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -933,8 +936,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -950,7 +953,7 @@ Arguments:
     pub async fn delete_article<'a>(
         &'a self,
         slug: &'a str,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!(
             "{}/articles/{}", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -971,8 +974,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -988,7 +991,7 @@ Arguments:
     pub async fn get_article_comments<'a>(
         &'a self,
         slug: &'a str,
-    ) -> Result<ResponseValue<types::GetArticleCommentsResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetArticleCommentsResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/articles/{}/comments", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -1017,8 +1020,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1036,7 +1039,7 @@ Arguments:
         &'a self,
         slug: &'a str,
         body: &'a types::CreateArticleCommentBody,
-    ) -> Result<ResponseValue<types::CreateArticleCommentResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::CreateArticleCommentResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/articles/{}/comments", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -1066,8 +1069,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1085,7 +1088,7 @@ Arguments:
         &'a self,
         slug: &'a str,
         id: i64,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!(
             "{}/articles/{}/comments/{}", self.baseurl, encode_path(& slug.to_string()),
             encode_path(& id.to_string()),
@@ -1107,8 +1110,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1124,7 +1127,7 @@ Arguments:
     pub async fn create_article_favorite<'a>(
         &'a self,
         slug: &'a str,
-    ) -> Result<ResponseValue<types::CreateArticleFavoriteResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::CreateArticleFavoriteResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/articles/{}/favorite", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -1153,8 +1156,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1170,7 +1173,7 @@ Arguments:
     pub async fn delete_article_favorite<'a>(
         &'a self,
         slug: &'a str,
-    ) -> Result<ResponseValue<types::DeleteArticleFavoriteResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::DeleteArticleFavoriteResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/articles/{}/favorite", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -1199,8 +1202,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

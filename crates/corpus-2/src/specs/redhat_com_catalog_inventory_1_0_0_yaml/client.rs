@@ -4692,7 +4692,7 @@ Arguments:
         &'a self,
         id: &'a types::UpdateTaskId,
         body: &'a types::Task,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!("{}/tasks/{}", self.baseurl, encode_path(& id.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4716,8 +4716,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

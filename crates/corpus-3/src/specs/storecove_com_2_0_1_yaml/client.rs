@@ -7326,7 +7326,7 @@ Arguments:
     pub async fn discovery_receives<'a>(
         &'a self,
         body: &'a types::DiscoverableParticipant,
-    ) -> Result<ResponseValue<types::DiscoveredParticipant>, Error<()>> {
+    ) -> Result<ResponseValue<types::DiscoveredParticipant>, Error<ByteStream>> {
         let url = format!("{}/discovery/receives", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7354,9 +7354,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7364,7 +7364,7 @@ Arguments:
     pub async fn create_document_submission<'a>(
         &'a self,
         body: &'a types::DocumentSubmission,
-    ) -> Result<ResponseValue<types::DocumentSubmissionResult>, Error<()>> {
+    ) -> Result<ResponseValue<types::DocumentSubmissionResult>, Error<ByteStream>> {
         let url = format!("{}/document_submissions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7392,9 +7392,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7410,7 +7410,7 @@ Arguments:
     pub async fn create_invoice_submission<'a>(
         &'a self,
         body: &'a types::InvoiceSubmission,
-    ) -> Result<ResponseValue<types::InvoiceSubmissionResult>, Error<()>> {
+    ) -> Result<ResponseValue<types::InvoiceSubmissionResult>, Error<ByteStream>> {
         let url = format!("{}/invoice_submissions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7438,9 +7438,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7456,7 +7456,10 @@ Arguments:
     pub async fn preflight_invoice_recipient<'a>(
         &'a self,
         body: &'a types::InvoiceRecipientPreflight,
-    ) -> Result<ResponseValue<types::PreflightInvoiceRecipientResult>, Error<()>> {
+    ) -> Result<
+        ResponseValue<types::PreflightInvoiceRecipientResult>,
+        Error<ByteStream>,
+    > {
         let url = format!("{}/invoice_submissions/preflight", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7484,9 +7487,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7550,7 +7553,7 @@ Arguments:
     pub async fn create_legal_entity<'a>(
         &'a self,
         body: &'a types::LegalEntityCreate,
-    ) -> Result<ResponseValue<types::LegalEntity>, Error<()>> {
+    ) -> Result<ResponseValue<types::LegalEntity>, Error<ByteStream>> {
         let url = format!("{}/legal_entities", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7578,9 +7581,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7684,7 +7687,7 @@ Arguments:
         &'a self,
         id: i64,
         body: &'a types::LegalEntityUpdate,
-    ) -> Result<ResponseValue<types::LegalEntity>, Error<()>> {
+    ) -> Result<ResponseValue<types::LegalEntity>, Error<ByteStream>> {
         let url = format!(
             "{}/legal_entities/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -7714,10 +7717,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7735,7 +7738,7 @@ Arguments:
         &'a self,
         legal_entity_id: i64,
         body: &'a types::AdministrationCreate,
-    ) -> Result<ResponseValue<types::Administration>, Error<()>> {
+    ) -> Result<ResponseValue<types::Administration>, Error<ByteStream>> {
         let url = format!(
             "{}/legal_entities/{}/administrations", self.baseurl, encode_path(&
             legal_entity_id.to_string()),
@@ -7766,10 +7769,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7932,7 +7935,7 @@ Arguments:
         &'a self,
         legal_entity_id: i64,
         body: &'a types::PeppolIdentifierCreate,
-    ) -> Result<ResponseValue<types::PeppolIdentifier>, Error<()>> {
+    ) -> Result<ResponseValue<types::PeppolIdentifier>, Error<ByteStream>> {
         let url = format!(
             "{}/legal_entities/{}/peppol_identifiers", self.baseurl, encode_path(&
             legal_entity_id.to_string()),
@@ -7963,10 +7966,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

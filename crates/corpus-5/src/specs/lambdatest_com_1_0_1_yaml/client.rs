@@ -425,7 +425,7 @@ Arguments:
     pub async fn start_screenshot_test<'a>(
         &'a self,
         body: &'a types::ScreenshotPayload,
-    ) -> Result<ResponseValue<types::StartScreenshotSuccess>, Error<()>> {
+    ) -> Result<ResponseValue<types::StartScreenshotSuccess>, Error<ByteStream>> {
         let url = format!("{}/", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -453,9 +453,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -647,7 +647,7 @@ Arguments:
     pub async fn stop_screenshots_test<'a>(
         &'a self,
         test_id: &'a str,
-    ) -> Result<ResponseValue<types::StopScreenshotSuccess>, Error<()>> {
+    ) -> Result<ResponseValue<types::StopScreenshotSuccess>, Error<ByteStream>> {
         let url = format!(
             "{}/stop/{}", self.baseurl, encode_path(& test_id.to_string()),
         );
@@ -676,9 +676,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -694,7 +694,7 @@ Arguments:
     pub async fn screenshots<'a>(
         &'a self,
         test_id: &'a str,
-    ) -> Result<ResponseValue<types::ScreenshotDetails>, Error<()>> {
+    ) -> Result<ResponseValue<types::ScreenshotDetails>, Error<ByteStream>> {
         let url = format!("{}/{}", self.baseurl, encode_path(& test_id.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -721,9 +721,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -739,7 +739,7 @@ Arguments:
     pub async fn zipped_screenshots<'a>(
         &'a self,
         test_id: &'a str,
-    ) -> Result<ResponseValue<types::ZippedScreenshotsSuccess>, Error<()>> {
+    ) -> Result<ResponseValue<types::ZippedScreenshotsSuccess>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/zip", self.baseurl, encode_path(& test_id.to_string()),
         );
@@ -768,9 +768,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

@@ -7877,7 +7877,7 @@ Arguments:
     pub async fn replay_run_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::ReplayRunV1Response>, Error<()>> {
+    ) -> Result<ResponseValue<types::ReplayRunV1Response>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/runs/{}/replay", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -7906,9 +7906,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7927,7 +7927,7 @@ Arguments:
         &'a self,
         run_id: &'a str,
         body: &'a types::AddRunTagsV1Body,
-    ) -> Result<ResponseValue<types::AddRunTagsV1Response>, Error<()>> {
+    ) -> Result<ResponseValue<types::AddRunTagsV1Response>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/runs/{}/tags", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -7957,9 +7957,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7976,7 +7976,7 @@ Arguments:
     pub async fn get_run_trace_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::GetRunTraceV1Response>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetRunTraceV1Response>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/runs/{}/trace", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8005,8 +8005,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8023,7 +8023,7 @@ Arguments:
     pub async fn get_run_events_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::GetRunEventsV1Response>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetRunEventsV1Response>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/runs/{}/events", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8052,8 +8052,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8072,7 +8072,7 @@ Arguments:
         &'a self,
         run_id: &'a str,
         body: &'a types::UpdateRunMetadataV1Body,
-    ) -> Result<ResponseValue<types::UpdateRunMetadataV1Response>, Error<()>> {
+    ) -> Result<ResponseValue<types::UpdateRunMetadataV1Response>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/runs/{}/metadata", self.baseurl, encode_path(& run_id
             .to_string()),
@@ -8103,9 +8103,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8122,7 +8122,7 @@ Arguments:
     pub async fn cancel_run_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::CancelRunV1Response>, Error<()>> {
+    ) -> Result<ResponseValue<types::CancelRunV1Response>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v2/runs/{}/cancel", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8151,9 +8151,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8316,7 +8316,7 @@ Arguments:
     pub async fn promote_deployment_v1<'a>(
         &'a self,
         version: &'a str,
-    ) -> Result<ResponseValue<types::PromoteDeploymentV1Response>, Error<()>> {
+    ) -> Result<ResponseValue<types::PromoteDeploymentV1Response>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/deployments/{}/promote", self.baseurl, encode_path(& version
             .to_string()),
@@ -8346,9 +8346,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8362,7 +8362,7 @@ Sends a `POST` request to `/api/v1/query`
     pub async fn execute_query_v1<'a>(
         &'a self,
         body: &'a types::ExecuteQueryRequestBody,
-    ) -> Result<ResponseValue<types::ExecuteQueryResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::ExecuteQueryResponse>, Error<ByteStream>> {
         let url = format!("{}/api/v1/query", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8390,10 +8390,10 @@ Sends a `POST` request to `/api/v1/query`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8492,7 +8492,7 @@ Arguments:
         &'a self,
         run_id: &'a str,
         body: &'a types::RescheduleRunRequestBody,
-    ) -> Result<ResponseValue<types::RetrieveRunResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::RetrieveRunResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/runs/{}/reschedule", self.baseurl, encode_path(& run_id
             .to_string()),
@@ -8523,9 +8523,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8542,7 +8542,7 @@ Arguments:
     pub async fn get_run_result_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::GetRunResultV1Response>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetRunResultV1Response>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/runs/{}/result", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8571,8 +8571,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8590,7 +8590,7 @@ Arguments:
     pub async fn retrieve_run_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::RetrieveRunResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::RetrieveRunResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v3/runs/{}", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8619,9 +8619,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8647,7 +8647,7 @@ For object fields like `page`, you should use the "form" encoding style. For exa
         &'a self,
         filter: Option<&'a types::CommonRunsFilter>,
         page: Option<&'a types::ListRunsV1Page>,
-    ) -> Result<ResponseValue<types::ListRunsResult>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListRunsResult>, Error<ByteStream>> {
         let url = format!("{}/api/v1/runs", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8676,8 +8676,8 @@ For object fields like `page`, you should use the "form" encoding style. For exa
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8694,7 +8694,7 @@ Arguments:
     pub async fn list_bulk_actions_v1<'a>(
         &'a self,
         page: Option<&'a types::ListBulkActionsV1Page>,
-    ) -> Result<ResponseValue<types::ListBulkActionsResult>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListBulkActionsResult>, Error<ByteStream>> {
         let url = format!("{}/api/v1/bulk-actions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8722,8 +8722,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8737,7 +8737,7 @@ Sends a `POST` request to `/api/v1/bulk-actions`
     pub async fn create_bulk_action_v1<'a>(
         &'a self,
         body: &'a types::CreateBulkActionRequestBody,
-    ) -> Result<ResponseValue<types::CreateBulkActionResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::CreateBulkActionResponse>, Error<ByteStream>> {
         let url = format!("{}/api/v1/bulk-actions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8765,10 +8765,10 @@ Sends a `POST` request to `/api/v1/bulk-actions`
         let response = result?;
         match response.status().as_u16() {
             202u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8831,7 +8831,7 @@ Arguments:
     pub async fn abort_bulk_action_v1<'a>(
         &'a self,
         bulk_action_id: &'a str,
-    ) -> Result<ResponseValue<types::AbortBulkActionResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::AbortBulkActionResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/bulk-actions/{}/abort", self.baseurl, encode_path(& bulk_action_id
             .to_string()),
@@ -8861,9 +8861,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8891,7 +8891,7 @@ For object fields like `page`, you should use the "form" encoding style. For exa
         project_ref: &'a str,
         filter: Option<&'a types::ListProjectRunsV1Filter>,
         page: Option<&'a types::ListProjectRunsV1Page>,
-    ) -> Result<ResponseValue<types::ListRunsResult>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListRunsResult>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/projects/{}/runs", self.baseurl, encode_path(& project_ref
             .to_string()),
@@ -8923,8 +8923,8 @@ For object fields like `page`, you should use the "form" encoding style. For exa
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9003,7 +9003,7 @@ Arguments:
         project_ref: &'a str,
         env: types::CreateProjectEnvvarV1Env,
         body: &'a types::EnvVar,
-    ) -> Result<ResponseValue<types::SucceedResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SucceedResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/projects/{}/envvars/{}", self.baseurl, encode_path(& project_ref
             .to_string()), encode_path(& env.to_string()),
@@ -9034,9 +9034,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9056,7 +9056,7 @@ Arguments:
         project_ref: &'a str,
         env: types::UploadProjectEnvvarsV1Env,
         body: &'a types::UploadProjectEnvvarsV1Body,
-    ) -> Result<ResponseValue<types::SucceedResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SucceedResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/projects/{}/envvars/{}/import", self.baseurl, encode_path(&
             project_ref.to_string()), encode_path(& env.to_string()),
@@ -9087,9 +9087,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9170,7 +9170,7 @@ Arguments:
         env: types::UpdateProjectEnvvarV1Env,
         name: &'a str,
         body: &'a types::EnvVarValue,
-    ) -> Result<ResponseValue<types::SucceedResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SucceedResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/projects/{}/envvars/{}/{}", self.baseurl, encode_path(&
             project_ref.to_string()), encode_path(& env.to_string()), encode_path(& name
@@ -9202,9 +9202,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10116,7 +10116,7 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
         &'a self,
         filter: Option<&'a types::SessionsFilter>,
         page: Option<&'a types::ListSessionsV1Page>,
-    ) -> Result<ResponseValue<types::ListSessionsResult>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListSessionsResult>, Error<ByteStream>> {
         let url = format!("{}/api/v1/sessions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10145,8 +10145,8 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10164,7 +10164,7 @@ Sends a `POST` request to `/api/v1/sessions`
     pub async fn create_session_v1<'a>(
         &'a self,
         body: &'a types::CreateSessionRequestBody,
-    ) -> Result<ResponseValue<types::CreatedSessionResponseBody>, Error<()>> {
+    ) -> Result<ResponseValue<types::CreatedSessionResponseBody>, Error<ByteStream>> {
         let url = format!("{}/api/v1/sessions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10193,9 +10193,9 @@ Sends a `POST` request to `/api/v1/sessions`
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
             201u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            409u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10261,7 +10261,7 @@ Arguments:
         &'a self,
         session: &'a str,
         body: &'a types::UpdateSessionRequestBody,
-    ) -> Result<ResponseValue<types::SessionObject>, Error<()>> {
+    ) -> Result<ResponseValue<types::SessionObject>, Error<ByteStream>> {
         let url = format!(
             "{}/api/v1/sessions/{}", self.baseurl, encode_path(& session.to_string()),
         );
@@ -10291,9 +10291,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10372,7 +10372,7 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
         &'a self,
         filter: Option<&'a types::ErrorsFilter>,
         page: Option<&'a types::ListErrorsV1Page>,
-    ) -> Result<ResponseValue<types::ListErrorsResult>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListErrorsResult>, Error<ByteStream>> {
         let url = format!("{}/api/v1/errors", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10401,8 +10401,8 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

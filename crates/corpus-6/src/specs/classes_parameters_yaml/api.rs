@@ -279,7 +279,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/jobs\":{\"get\":{\"operationId\":\"listJobs\",\"responses\":{\"204\":{\"description\":\"listed\"}}}},\"/jobs/\":{\"post\":{\"operationId\":\"startJob\",\"responses\":{\"204\":{\"description\":\"started\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -663,8 +663,80 @@ static GET_PAIR: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`listJobs`: the operation's table, through which the generated layer serves it.
+pub struct ListJobs;
+impl runtime::Contract for ListJobs {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &LIST_JOBS
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static LIST_JOBS: runtime::Operation = runtime::Operation {
+    id: "listJobs",
+    method: "GET",
+    path: "/jobs",
+    security: &[],
+    parameters: &[],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            last: 204u16,
+            description: "listed",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
+///`startJob`: the operation's table, through which the generated layer serves it.
+pub struct StartJob;
+impl runtime::Contract for StartJob {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &START_JOB
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static START_JOB: runtime::Operation = runtime::Operation {
+    id: "startJob",
+    method: "POST",
+    path: "/jobs/",
+    security: &[],
+    parameters: &[],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            last: 204u16,
+            description: "started",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 /// Every operation's table, in the spec's order.
-pub static OPERATIONS: &[&runtime::Operation] = &[&GET_THING, &LIST_PAGES, &GET_PAIR];
+pub static OPERATIONS: &[&runtime::Operation] = &[
+    &GET_THING,
+    &LIST_PAGES,
+    &GET_PAIR,
+    &LIST_JOBS,
+    &START_JOB,
+];
 ///The path parameters of `getThing`, as read.
 #[doc(hidden)]
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
@@ -810,6 +882,68 @@ impl GetPairResponse {
         }
     }
 }
+///The responses `listJobs` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum ListJobsResponse {
+    ///204: listed
+    NoContent,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl ListJobsResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<ListJobs> {
+        match self {
+            ListJobsResponse::NoContent => runtime::Reply::empty(204u16),
+            ListJobsResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "listJobs is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
+///The responses `startJob` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum StartJobResponse {
+    ///204: started
+    NoContent,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl StartJobResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<StartJob> {
+        match self {
+            StartJobResponse::NoContent => runtime::Reply::empty(204u16),
+            StartJobResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "startJob is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
 /**The `parameter classes` API as dropshot sees it: one endpoint per operation, under ``.
 
 Implemented by [`StrictServer`]; a server implements [`ParameterClassesHandlers`] instead.*/
@@ -846,6 +980,24 @@ pub trait ParameterClassesApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetPair>,
     ) -> ::std::result::Result<runtime::Reply<GetPair>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = GET,
+    path = "/jobs",
+    operation_id = "listJobs",
+    tags = [],
+    }]
+    async fn list_jobs(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<ListJobs>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = POST,
+    path = "/jobs/",
+    operation_id = "startJob",
+    tags = [],
+    }]
+    async fn start_job(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<StartJob>, runtime::ProblemDetails>;
     /// The OpenAPI document this API was generated from. Not part of
     /// the contract: unpublished, and open without a key.
     #[endpoint{method = GET,
@@ -879,6 +1031,10 @@ pub trait ParameterClassesHandlers: runtime::Authenticator {
         key: ::std::string::String,
         key2: i64,
     ) -> impl ::std::future::Future<Output = GetPairResponse> + Send;
+    ///`listJobs`
+    fn list_jobs(&self) -> impl ::std::future::Future<Output = ListJobsResponse> + Send;
+    ///`startJob`
+    fn start_job(&self) -> impl ::std::future::Future<Output = StartJobResponse> + Send;
 }
 ///Serves the dropshot API with a [`ParameterClassesHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
@@ -973,6 +1129,36 @@ impl<H: ParameterClassesHandlers> ParameterClassesApi for StrictServer<H> {
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PAIR, reply))
     }
+    async fn list_jobs(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<ListJobs>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ParameterClassesHandlers>::list_jobs(handlers)
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&LIST_JOBS, reply))
+    }
+    async fn start_job(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+    ) -> ::std::result::Result<runtime::Reply<StartJob>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ParameterClassesHandlers>::start_job(handlers)
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&START_JOB, reply))
+    }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
@@ -1052,6 +1238,28 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                "listJobs".to_string(),
+                <StrictServer<H> as ParameterClassesApi>::list_jobs,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/jobs",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                "startJob".to_string(),
+                <StrictServer<H> as ParameterClassesApi>::start_job,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/jobs/",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "openapi_document".to_string(),
                     <StrictServer<H> as ParameterClassesApi>::openapi_document,
                     ::dropshot::Method::GET,
@@ -1061,6 +1269,66 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                 )
                 .visible(false),
         );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/jobs"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&LIST_JOBS],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/jobs",
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/jobs",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/jobs/"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::Authenticator::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&START_JOB],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/jobs/",
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/jobs/",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
     for method in runtime::methods_other_than(&["GET"]) {
         endpoints
             .push(

@@ -880,7 +880,7 @@ Arguments:
         page: Option<&'a str>,
         search_text: Option<&'a str>,
         size: Option<::std::num::NonZeroU64>,
-    ) -> Result<ResponseValue<types::AuditResp>, Error<()>> {
+    ) -> Result<ResponseValue<types::AuditResp>, Error<ByteStream>> {
         let url = format!("{}/events", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -913,9 +913,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -929,7 +929,7 @@ Sends a `OPTIONS` request to `/events`
 */
     pub async fn get_events_options<'a>(
         &'a self,
-    ) -> Result<ResponseValue<ByteStream>, Error<()>> {
+    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
         let url = format!("{}/events", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -953,8 +953,8 @@ Sends a `OPTIONS` request to `/events`
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::stream(response)),
             204u16 => Ok(ResponseValue::stream(response)),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -971,7 +971,7 @@ Arguments:
     pub async fn get_event<'a>(
         &'a self,
         id: &'a str,
-    ) -> Result<ResponseValue<types::AuditEvent>, Error<()>> {
+    ) -> Result<ResponseValue<types::AuditEvent>, Error<ByteStream>> {
         let url = format!("{}/events/{}", self.baseurl, encode_path(& id.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -998,8 +998,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

@@ -1654,7 +1654,10 @@ Sends a `POST` request to `/#X-Amz-Target=AWSOrigamiServiceGatewayService.Modify
         x_amz_signed_headers: Option<&'a str>,
         x_amz_target: types::ModifyReportDefinitionXAmzTarget,
         body: &'a types::ModifyReportDefinitionRequest,
-    ) -> Result<ResponseValue<types::ModifyReportDefinitionResponse>, Error<()>> {
+    ) -> Result<
+        ResponseValue<types::ModifyReportDefinitionResponse>,
+        Error<ByteStream>,
+    > {
         let url = format!(
             "{}/#X-Amz-Target=AWSOrigamiServiceGatewayService.ModifyReportDefinition",
             self.baseurl,
@@ -1707,8 +1710,8 @@ Sends a `POST` request to `/#X-Amz-Target=AWSOrigamiServiceGatewayService.Modify
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1728,7 +1731,7 @@ Sends a `POST` request to `/#X-Amz-Target=AWSOrigamiServiceGatewayService.PutRep
         x_amz_signed_headers: Option<&'a str>,
         x_amz_target: types::PutReportDefinitionXAmzTarget,
         body: &'a types::PutReportDefinitionRequest,
-    ) -> Result<ResponseValue<types::PutReportDefinitionResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::PutReportDefinitionResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/#X-Amz-Target=AWSOrigamiServiceGatewayService.PutReportDefinition", self
             .baseurl,
@@ -1781,10 +1784,10 @@ Sends a `POST` request to `/#X-Amz-Target=AWSOrigamiServiceGatewayService.PutRep
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1804,7 +1807,10 @@ Sends a `POST` request to `/`
         x_amz_signed_headers: Option<&'a str>,
         x_amz_target: types::DeleteReportDefinitionXAmzTarget,
         body: &'a types::DeleteReportDefinitionRequest,
-    ) -> Result<ResponseValue<types::DeleteReportDefinitionResponse>, Error<()>> {
+    ) -> Result<
+        ResponseValue<types::DeleteReportDefinitionResponse>,
+        Error<ByteStream>,
+    > {
         let url = format!("{}/", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -1854,8 +1860,8 @@ Sends a `POST` request to `/`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

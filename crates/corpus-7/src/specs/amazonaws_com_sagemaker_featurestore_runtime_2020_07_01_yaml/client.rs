@@ -1333,7 +1333,7 @@ Sends a `POST` request to `/BatchGetRecord`
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         body: &'a types::BatchGetRecordBody,
-    ) -> Result<ResponseValue<types::BatchGetRecordResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::BatchGetRecordResponse>, Error<ByteStream>> {
         let url = format!("{}/BatchGetRecord", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(8usize);
         header_map
@@ -1382,10 +1382,10 @@ Sends a `POST` request to `/BatchGetRecord`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1417,7 +1417,7 @@ Arguments:
         x_amz_security_token: Option<&'a str>,
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
-    ) -> Result<ResponseValue<types::GetRecordResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::GetRecordResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/FeatureGroup/{}", self.baseurl, encode_path(& feature_group_name
             .to_string()),
@@ -1475,11 +1475,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            484u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            484u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1509,7 +1509,7 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         body: &'a types::PutRecordBody,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!(
             "{}/FeatureGroup/{}", self.baseurl, encode_path(& feature_group_name
             .to_string()),
@@ -1552,10 +1552,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::empty(response)),
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1591,7 +1591,7 @@ Arguments:
         x_amz_security_token: Option<&'a str>,
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!(
             "{}/FeatureGroup/{}", self.baseurl, encode_path(& feature_group_name
             .to_string()),
@@ -1647,10 +1647,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::empty(response)),
-            480u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

@@ -434,7 +434,7 @@ Arguments:
         end_date: Option<&'a str>,
         start_date: &'a str,
         subaccount: Option<&'a str>,
-    ) -> Result<ResponseValue<types::ListBalanceTransfersResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListBalanceTransfersResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/balance-transfers", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -466,9 +466,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -487,7 +487,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::TransferBalanceOrCreditRequest,
-    ) -> Result<ResponseValue<types::TransferBalanceResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::TransferBalanceResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/balance-transfers", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -517,10 +517,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -543,7 +543,7 @@ Arguments:
         end_date: Option<&'a str>,
         start_date: &'a str,
         subaccount: Option<&'a str>,
-    ) -> Result<ResponseValue<types::ListCreditTransfersResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::ListCreditTransfersResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/credit-transfers", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -575,9 +575,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -596,7 +596,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::TransferBalanceOrCreditRequest,
-    ) -> Result<ResponseValue<types::TransferCreditResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::TransferCreditResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/credit-transfers", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -626,10 +626,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -646,7 +646,7 @@ Arguments:
     pub async fn retrieve_subaccounts_list<'a>(
         &'a self,
         api_key: &'a str,
-    ) -> Result<ResponseValue<types::SubaccountsAllResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SubaccountsAllResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/subaccounts", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -675,9 +675,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -696,7 +696,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::NewSubaccountRequest,
-    ) -> Result<ResponseValue<types::SubaccountCreateResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SubaccountCreateResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/subaccounts", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -726,10 +726,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -748,7 +748,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         subaccount_key: &'a str,
-    ) -> Result<ResponseValue<types::SubaccountResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SubaccountResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/subaccounts/{}", self.baseurl, encode_path(& api_key.to_string()),
             encode_path(& subaccount_key.to_string()),
@@ -778,9 +778,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -801,7 +801,7 @@ Arguments:
         api_key: &'a str,
         subaccount_key: &'a str,
         body: &'a types::ModifySubaccountRequest,
-    ) -> Result<ResponseValue<types::SubaccountResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SubaccountResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/subaccounts/{}", self.baseurl, encode_path(& api_key.to_string()),
             encode_path(& subaccount_key.to_string()),
@@ -832,10 +832,10 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -854,7 +854,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::TransferNumberRequest,
-    ) -> Result<ResponseValue<types::TransferNumberResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::TransferNumberResponse>, Error<ByteStream>> {
         let url = format!(
             "{}/{}/transfer-number", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -884,11 +884,11 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            409u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

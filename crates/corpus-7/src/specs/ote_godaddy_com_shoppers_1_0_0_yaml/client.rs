@@ -1120,7 +1120,7 @@ Arguments:
     pub async fn create_subaccount<'a>(
         &'a self,
         body: &'a types::SubaccountCreate,
-    ) -> Result<ResponseValue<types::ShopperId>, Error<()>> {
+    ) -> Result<ResponseValue<types::ShopperId>, Error<ByteStream>> {
         let url = format!("{}/v1/shoppers/subaccount", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -1148,12 +1148,12 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1171,7 +1171,7 @@ Arguments:
         &'a self,
         shopper_id: &'a str,
         includes: Option<&'a ::std::vec::Vec<types::GetIncludesItem>>,
-    ) -> Result<ResponseValue<types::Shopper>, Error<()>> {
+    ) -> Result<ResponseValue<types::Shopper>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/shoppers/{}", self.baseurl, encode_path(& shopper_id.to_string()),
         );
@@ -1201,12 +1201,12 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1224,7 +1224,7 @@ Arguments:
         &'a self,
         shopper_id: &'a str,
         body: &'a types::ShopperUpdate,
-    ) -> Result<ResponseValue<types::ShopperId>, Error<()>> {
+    ) -> Result<ResponseValue<types::ShopperId>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/shoppers/{}", self.baseurl, encode_path(& shopper_id.to_string()),
         );
@@ -1254,13 +1254,13 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1278,7 +1278,7 @@ Arguments:
         &'a self,
         shopper_id: &'a types::DeleteShopperId,
         audit_client_ip: &'a str,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/shoppers/{}", self.baseurl, encode_path(& shopper_id.to_string()),
         );
@@ -1306,14 +1306,14 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            409u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1331,7 +1331,7 @@ Arguments:
         &'a self,
         shopper_id: &'a str,
         body: &'a types::Secret,
-    ) -> Result<ResponseValue<types::ShopperId>, Error<()>> {
+    ) -> Result<ResponseValue<types::ShopperId>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/shoppers/{}/factors/password", self.baseurl, encode_path(& shopper_id
             .to_string()),
@@ -1362,9 +1362,9 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1382,7 +1382,7 @@ Arguments:
         &'a self,
         shopper_id: &'a types::GetStatusShopperId,
         audit_client_ip: &'a str,
-    ) -> Result<ResponseValue<types::ShopperStatus>, Error<()>> {
+    ) -> Result<ResponseValue<types::ShopperStatus>, Error<ByteStream>> {
         let url = format!(
             "{}/v1/shoppers/{}/status", self.baseurl, encode_path(& shopper_id
             .to_string()),
@@ -1415,13 +1415,13 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

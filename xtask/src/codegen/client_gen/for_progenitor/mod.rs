@@ -6,6 +6,7 @@ mod one_way;
 mod operations;
 mod parameter_names;
 mod parameters;
+mod response_types;
 
 use openapiv3::{OpenAPI, ReferenceOr, StatusCode};
 
@@ -81,7 +82,11 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
                     *response = ReferenceOr::Item(plain);
                 }
             }
-            successes_as_bytes_when_their_bodies_differ(&components, &mut operation.responses);
+            let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
+            let is_error =
+                |status: &StatusCode| matches!(status, StatusCode::Code(400..=599) | StatusCode::Range(4 | 5));
+            response_types::as_bytes_when_their_bodies_differ(&components, &mut operation.responses, is_success);
+            response_types::as_bytes_when_their_bodies_differ(&components, &mut operation.responses, is_error);
             // A success range (`2XX`) reads every status of it, as one type
             // (the bytes, where bodies differ): a status it covers would be
             // an arm after the range's, which never matches.
@@ -269,44 +274,6 @@ fn schemas_as_typify_reads(spec: &Spec) -> OpenAPI {
     serde_json::from_value(json).unwrap_or_else(|_| spec.api.clone())
 }
 
-/// progenitor gives an operation one success type: when its 2xx statuses
-/// have different bodies (a 200 with a body beside a 204, a 200 and a 201
-/// of different schemas), the client reads each of them as bytes
-/// (`ResponseValue<ByteStream>`, status and headers included), which the
-/// caller decodes by the status. The server has a typed variant for each.
-fn successes_as_bytes_when_their_bodies_differ(
-    components: &Option<openapiv3::Components>,
-    responses: &mut openapiv3::Responses,
-) {
-    let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
-    let shape = |response: &ReferenceOr<openapiv3::Response>| {
-        let content = resolve_response(components, response).map(|r| &r.content);
-        content
-            .into_iter()
-            .flatten()
-            .map(|(media_type, media)| (media_type.clone(), serde_json::to_value(&media.schema).ok()))
-            .collect::<Vec<_>>()
-    };
-    let mut shapes = responses
-        .responses
-        .iter()
-        .filter(|(s, _)| is_success(s))
-        .map(|(_, r)| shape(r));
-    let first = shapes.next();
-    if shapes.all(|other| Some(&other) == first.as_ref()) {
-        return;
-    }
-    for (status, response) in responses.responses.iter_mut() {
-        if is_success(status) {
-            let mut raw = resolve_response(components, response).cloned().unwrap_or_default();
-            raw.content = [("*/*".to_string(), openapiv3::MediaType::default())]
-                .into_iter()
-                .collect();
-            *response = ReferenceOr::Item(raw);
-        }
-    }
-}
-
 /// progenitor reads and sends one media type per response and body (a
 /// second is its `todo!`): it gets the one the server writes or reads the
 /// handler's value as; the server negotiates the others.
@@ -347,6 +314,12 @@ fn named_as_progenitor_knows(content: &mut openapiv3::Content) {
     // checks what it says).
     if let Some((media_type, media)) = content.iter_mut().next() {
         let essence = media::essence(media_type);
+        // A form's `encoding` passed the checks as the reading the layer
+        // does anyway, and another type's means nothing; progenitor has
+        // none.
+        if essence != "multipart/form-data" {
+            media.encoding.clear();
+        }
         if ["application/x-www-form-urlencoded", "multipart/form-data"].contains(&essence.as_str()) {
             return;
         }

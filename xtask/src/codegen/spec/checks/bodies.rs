@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::codegen::schema;
 use crate::codegen::spec::document::{OperationRef, Spec};
 use crate::codegen::spec::errors::SpecError;
-use crate::codegen::spec::forms::form_fields;
+use crate::codegen::spec::forms::{FormKind, form_fields};
 use crate::codegen::spec::media::{self, MediaKind, Served, essence, served};
 use crate::codegen::spec::multipart::{Multipart, multipart};
 
@@ -107,12 +107,16 @@ fn check_media(spec: &Spec, at: &str, media_type: &str, media: &Value) -> Result
     }
     // A multipart body's `encoding` names its parts' media types, which
     // the handler gets as sent.
-    if media.get("encoding").is_some() && essence != "multipart/form-data" {
-        return Err(SpecError::new(format!("{at}.encoding"), "`encoding` is not supported"));
-    }
     let schema = media
         .get("schema")
         .ok_or_else(|| SpecError::new(at, "a request body needs a schema"))?;
+    // `encoding` applies to forms only (OpenAPI ignores it elsewhere).
+    if let Some(encoding) = media.get("encoding")
+        && essence == "application/x-www-form-urlencoded"
+        && !encoding_is_the_reading(spec, schema, encoding, at)
+    {
+        return Err(SpecError::new(format!("{at}.encoding"), "`encoding` is not supported"));
+    }
     schema::check(schema, &format!("{at}.schema"), spec.component_schemas())?;
     // Text is a string its schema checks; bytes are sent as they are,
     // whatever the schema says they encode (tolerated, with a warning);
@@ -125,4 +129,37 @@ fn check_media(spec: &Spec, at: &str, media_type: &str, media: &Value) -> Result
         },
         _ => Ok(()),
     }
+}
+
+/// Whether a form's `encoding` says no more than how the layer reads the
+/// form anyway: no entries; `style: form` and `explode: true` (a form's
+/// defaults); `contentType: application/json` for a field of an object
+/// or of any type (read as JSON text). Stripe's documents carry `encoding: {}` on each.
+fn encoding_is_the_reading(spec: &Spec, schema: &Value, encoding: &Value, at: &str) -> bool {
+    let Some(entries) = encoding.as_object() else {
+        return false;
+    };
+    if entries.is_empty() {
+        return true;
+    }
+    let Ok(fields) = form_fields(spec, schema, &format!("{at}.schema")) else {
+        return false;
+    };
+    entries.iter().all(|(name, entry)| {
+        let Some(entry) = entry.as_object() else {
+            return false;
+        };
+        entry.iter().all(|(key, value)| match key.as_str() {
+            "style" => value == "form",
+            "explode" => value == true,
+            "allowReserved" => value == false,
+            "contentType" => {
+                media::kind(value.as_str().unwrap_or_default()) == MediaKind::Json
+                    && fields
+                        .iter()
+                        .any(|(field, kind)| field == name && matches!(kind, FormKind::Any | FormKind::Object(_)))
+            }
+            _ => key.starts_with("x-"),
+        })
+    })
 }

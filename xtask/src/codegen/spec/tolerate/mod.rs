@@ -130,6 +130,7 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
     security_schemes(doc, &mut note);
     references::nested_definitions(doc, &mut note);
     references::foreign_references(doc, &mut note);
+    references::foreign_header_references(doc, &mut note);
     path_item_references(doc, &mut note);
     query_strings_in_paths(doc, &mut note);
     one_valued_variables(doc, &mut note);

@@ -173,8 +173,29 @@ pub(super) fn response_parts(response: &mut Value, at: &str, note: &mut impl FnM
                 "a `Content-Type` response header is the response's media type, which OpenAPI says to ignore",
             );
         }
-        // A header is text: one that says nothing of its value is any text.
+        // A header is text: one that says nothing of its value is any text,
+        // and one whose `content` is text is its schema's text.
         for (name, header) in headers.iter_mut() {
+            if let Value::Mapping(header) = header
+                && !header.contains_key("schema")
+                && let Some(Value::Mapping(content)) = header.get("content")
+                && content.len() == 1
+                && let Some((media_type, media)) = content.iter().next()
+                && media::kind(&key_text(media_type)) == MediaKind::Text
+            {
+                let schema = media.get("schema").cloned().unwrap_or_else(|| {
+                    let mut schema = Mapping::new();
+                    schema.insert("type".into(), "string".into());
+                    Value::Mapping(schema)
+                });
+                header.shift_remove("content");
+                header.insert("schema".into(), schema);
+                note(
+                    format!("{at}.headers.{}.content", key_text(name)),
+                    "a header's value given as text content: read as its schema",
+                );
+                continue;
+            }
             if let Value::Mapping(header) = header
                 && !["schema", "content", "$ref"].iter().any(|k| header.contains_key(*k))
             {

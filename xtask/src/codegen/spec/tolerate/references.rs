@@ -1,7 +1,7 @@
 //! References that lead elsewhere than OpenAPI says they may: a
-//! parameter's (or a response's, a body's) `$ref` to the one written in
-//! another operation (`#/paths/~1a/get/parameters/2`), which is that
-//! parameter; and definitions kept inside a component schema
+//! parameter's (or a response's, a body's, a response header's) `$ref`
+//! to the one written in another operation
+//! (`#/paths/~1a/get/parameters/2`), which is that parameter; and definitions kept inside a component schema
 //! (`definitions`, `$defs`), each a component of its own, every reference
 //! to it leading there.
 
@@ -73,6 +73,60 @@ fn resolve_in(owner: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             *entry = found.clone();
             note(
                 format!("{location}.$ref"),
+                &format!("a reference to `{target}`, not into components: read as what it points at"),
+            );
+        }
+    }
+}
+
+/// Each response header that refers to another part of the document than
+/// `components.headers` (a bundler's `#/paths/~1a/get/responses/200/
+/// headers/x`, written once and pointed at from every other response):
+/// the header it points at.
+pub(super) fn foreign_header_references(doc: &mut Value, note: &mut impl FnMut(String, &str)) {
+    let snapshot = doc.clone();
+    let mut responses: Vec<(String, &mut Value)> = Vec::new();
+    if let Some(Value::Mapping(paths)) = doc.get_mut("paths") {
+        for (path, item) in paths.iter_mut() {
+            let path = key_text(path);
+            let Value::Mapping(item) = item else { continue };
+            for (method, operation) in item.iter_mut() {
+                let method = key_text(method);
+                if let Some(Value::Mapping(map)) = operation.get_mut("responses") {
+                    for (status, response) in map.iter_mut() {
+                        responses.push((
+                            format!("paths.{path}.{method}.responses.{}", key_text(status)),
+                            response,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    for (location, response) in responses {
+        let Some(Value::Mapping(headers)) = response.get_mut("headers") else {
+            continue;
+        };
+        for (name, header) in headers.iter_mut() {
+            let Some(target) = header.get("$ref").and_then(Value::as_str).map(str::to_string) else {
+                continue;
+            };
+            if target.starts_with("#/components/headers/") {
+                continue;
+            }
+            let Some(found) = target.strip_prefix('#').and_then(|pointer| pointed(&snapshot, pointer)) else {
+                continue;
+            };
+            // One step only, as for the other references.
+            if found
+                .get("$ref")
+                .is_some_and(|r| r.as_str().is_none_or(|r| !r.starts_with("#/components/headers/")))
+            {
+                continue;
+            }
+            *header = found.clone();
+            note(
+                format!("{location}.headers.{}.$ref", key_text(name)),
                 &format!("a reference to `{target}`, not into components: read as what it points at"),
             );
         }

@@ -70,9 +70,11 @@ fn walk(
         Value::Mapping(map) => {
             for (key, inner) in map.iter_mut() {
                 let key = key_text(key);
-                // Examples are data, not schemas.
-                if ["example", "examples", "enum", "default", "const"].contains(&key.as_str()) || key.starts_with("x-")
-                {
+                // Examples are data, not schemas; so are a schema's enum,
+                // default and const (a response's `default` is a response).
+                let data = ["example", "examples"].contains(&key.as_str())
+                    || (is_schema && ["enum", "default", "const"].contains(&key.as_str()));
+                if data || key.starts_with("x-") {
                     continue;
                 }
                 let next = if at.is_empty() { key } else { format!("{at}.{key}") };

@@ -1,0 +1,46 @@
+//! One success type and one error type per operation, as progenitor
+//! gives them.
+
+use openapiv3::{ReferenceOr, StatusCode};
+
+use super::resolve_response;
+
+/// progenitor gives an operation one success type, and one error type:
+/// when its 2xx statuses have different bodies (a 200 with a body beside
+/// a 204, a 200 and a 201 of different schemas), or its 4xx and 5xx do (a
+/// 404 with the Error object beside a bodiless 401), the client reads each
+/// of them as bytes (`ResponseValue<ByteStream>`, status and headers
+/// included), which the caller decodes by the status. The server has a
+/// typed variant for each.
+pub(super) fn as_bytes_when_their_bodies_differ(
+    components: &Option<openapiv3::Components>,
+    responses: &mut openapiv3::Responses,
+    in_class: impl Fn(&StatusCode) -> bool,
+) {
+    let shape = |response: &ReferenceOr<openapiv3::Response>| {
+        let content = resolve_response(components, response).map(|r| &r.content);
+        content
+            .into_iter()
+            .flatten()
+            .map(|(media_type, media)| (media_type.clone(), serde_json::to_value(&media.schema).ok()))
+            .collect::<Vec<_>>()
+    };
+    let mut shapes = responses
+        .responses
+        .iter()
+        .filter(|(s, _)| in_class(s))
+        .map(|(_, r)| shape(r));
+    let first = shapes.next();
+    if shapes.all(|other| Some(&other) == first.as_ref()) {
+        return;
+    }
+    for (status, response) in responses.responses.iter_mut() {
+        if in_class(status) {
+            let mut raw = resolve_response(components, response).cloned().unwrap_or_default();
+            raw.content = [("*/*".to_string(), openapiv3::MediaType::default())]
+                .into_iter()
+                .collect();
+            *response = ReferenceOr::Item(raw);
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Classes of request bodies, responses and routes the public
+//! directory's documents carry, each served (or refused alone) on a small
+//! document of its own: bodies under a media range, a form's `encoding`,
+//! error responses of different bodies, headers given as content, and
+//! paths written with and without a trailing `/`.
+
+use super::classes::{generated, server, spec, tolerated};
+
+/// A body under `*/*` alone whose schema is a JSON value's (as converters
+/// from Swagger 2.0 write one without `consumes`) is read as JSON, with a
+/// warning; the client sends JSON.
+#[test]
+fn a_json_value_under_a_media_range_alone_is_read_as_json() {
+    let generated = generated(&spec(
+        r#"paths:
+  /things:
+    post:
+      operationId: makeThing
+      requestBody:
+        content:
+          '*/*':
+            schema: {$ref: '#/components/schemas/Thing'}
+      responses: {'204': {description: ok}}
+components:
+  schemas:
+    Thing: {type: object, properties: {name: {type: string}}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert_eq!(tolerated(&generated), ["paths./things.post.requestBody.content.*/*"]);
+    assert!(server(&generated).contains(r#"media_type: "application/json""#));
+}
+
+/// Bytes under `*/*` (or `application/*`) alone are read in any type
+/// within the range, the handler getting the type with them
+/// (`runtime::Payload`); the client sends `application/octet-stream`.
+/// Another range (`image/*`) names no type a client could send for its
+/// caller: refused, that operation alone.
+#[test]
+fn bytes_under_a_range_are_read_in_any_type_within_it() {
+    let generated = generated(&spec(
+        r#"paths:
+  /upload:
+    put:
+      operationId: upload
+      requestBody:
+        content:
+          '*/*':
+            schema: {type: string, format: binary}
+      responses: {'204': {description: ok}}
+  /picture:
+    put:
+      operationId: putPicture
+      requestBody:
+        content:
+          'image/*':
+            schema: {type: string, format: binary}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    let refused: Vec<&str> = generated.refused.iter().map(|r| r.operation.as_str()).collect();
+    assert_eq!(refused, ["PUT /picture (putPicture)"]);
+    assert!(
+        generated.refused[0].reason.contains("image/*"),
+        "{}",
+        generated.refused[0].reason
+    );
+    let server = server(&generated);
+    assert!(server.contains(r#"media_type: "*/*""#) && server.contains("body.payload()"));
+    let client = &generated
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("client.rs"))
+        .unwrap()
+        .contents;
+    assert!(client.contains("application/octet-stream"));
+}
+
+/// A form's `encoding` that says no more than how the layer reads the
+/// form (none at all, as Stripe writes on each; `style: form`; JSON for
+/// an object field) is served; one that asks for another reading
+/// (`deepObject`) is refused, that operation alone. On a JSON body
+/// `encoding` means nothing and is not read.
+#[test]
+fn a_form_encoding_of_the_default_reading_is_served() {
+    let generated = generated(&spec(
+        r#"paths:
+  /a:
+    post:
+      operationId: postA
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            encoding: {}
+            schema: {type: object, properties: {name: {type: string}}}
+      responses: {'204': {description: ok}}
+  /b:
+    post:
+      operationId: postB
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            encoding: {meta: {contentType: application/json}, name: {style: form, explode: true}}
+            schema: {type: object, properties: {name: {type: string}, meta: {type: object, properties: {a: {type: integer}}}}}
+      responses: {'204': {description: ok}}
+  /c:
+    post:
+      operationId: postC
+      requestBody:
+        content:
+          application/json:
+            encoding: {color: {style: form}}
+            schema: {type: object, properties: {color: {type: string}}}
+      responses: {'204': {description: ok}}
+  /d:
+    post:
+      operationId: postD
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            encoding: {tags: {style: deepObject, explode: true}}
+            schema: {type: object, properties: {tags: {type: array, items: {type: string}}}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    let refused: Vec<&str> = generated.refused.iter().map(|r| r.operation.as_str()).collect();
+    assert_eq!(refused, ["POST /d (postD)"]);
+    assert_eq!(generated.operations, 3);
+}
+
+/// A response header given as text `content` (not a `schema`) is its
+/// schema's text; a path with and without a trailing `/` is one route
+/// whose different methods are each served (one method on both is
+/// refused, that operation alone).
+#[test]
+fn text_content_headers_and_trailing_slash_twins_are_served() {
+    let generated = generated(&spec(
+        r#"paths:
+  /jobs:
+    get:
+      operationId: listJobs
+      responses:
+        '200':
+          description: ok
+          headers:
+            Cache-Control: {content: {text/plain: {schema: {type: string}}}}
+    put:
+      operationId: replaceJobs
+      responses: {'204': {description: ok}}
+  /jobs/:
+    post:
+      operationId: startJob
+      responses: {'204': {description: ok}}
+    put:
+      operationId: replaceJobsToo
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    let refused: Vec<&str> = generated.refused.iter().map(|r| r.operation.as_str()).collect();
+    assert_eq!(refused, ["PUT /jobs/ (replaceJobsToo)"]);
+    assert_eq!(generated.operations, 3);
+    assert_eq!(
+        tolerated(&generated),
+        ["paths./jobs.get.responses.200.headers.Cache-Control.content"]
+    );
+}
+
+/// progenitor gives an operation one error type: where its 4xx and 5xx
+/// bodies differ (a bodiless 401 beside a 404 with a schema, a 403 of
+/// any JSON), the client reads each as bytes with its status, rather than
+/// the operation being refused.
+#[test]
+fn error_responses_of_different_bodies_are_bytes_in_the_client() {
+    let generated = generated(&spec(
+        r#"paths:
+  /files/{path}:
+    get:
+      operationId: getFile
+      parameters:
+        - {name: path, in: path, required: true, schema: {type: string}}
+      responses:
+        '302':
+          description: elsewhere
+          headers:
+            Location: {schema: {type: string}}
+        '401': {description: not signed in}
+        '403':
+          description: forbidden
+          content:
+            application/json: {}
+        '404':
+          description: none
+          content:
+            application/json:
+              schema: {type: object, properties: {message: {type: string}}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let client = &generated
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("client.rs"))
+        .unwrap()
+        .contents;
+    assert!(client.contains("Error<ByteStream>"), "{client}");
+}
