@@ -165,12 +165,14 @@ fn share_types(contract: &syn::File, receiver: &mut syn::File) {
         .collect();
     receiver.items.retain(|item| match item {
         syn::Item::Impl(imp) => {
+            // On a type of `types` (`impl Display for types::Error`), not
+            // on an item of the module's own that has its name (an
+            // operation's marker `CallHangup` beside a type `CallHangup`).
             let on_shared = match &*imp.self_ty {
-                syn::Type::Path(path) => path
-                    .path
-                    .segments
-                    .last()
-                    .is_some_and(|s| shared.contains(&s.ident.to_string())),
+                syn::Type::Path(path) => {
+                    let segments: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+                    matches!(segments.as_slice(), [module, name] if module == "types" && shared.contains(name))
+                }
                 _ => false,
             };
             !(on_shared && contract_impls.contains(&quote!(#item).to_string()))

@@ -113,3 +113,38 @@ components:
         "one table of component schemas"
     );
 }
+
+/// A webhook named as an operation of the contract (Telnyx's
+/// `callHangup`, both), beside a component of that name: the receiver's
+/// operation keeps its own `runtime::Contract` impl. Only impls on the
+/// contract's shared `types` go, and this one is on the receiver's marker.
+#[test]
+fn a_webhook_named_as_an_operation_beside_a_type_of_that_name_keeps_its_contract() {
+    let text = HEAD.replace("openapi: 3.0.3", "openapi: 3.1.0")
+        + r#"paths:
+  /calls/hangup:
+    post:
+      operationId: callHangup
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/CallHangup'}}}}
+      responses: {'200': {description: ok}}
+webhooks:
+  callHangup:
+    post:
+      operationId: callHangup
+      requestBody: {content: {application/json: {schema: {$ref: '#/components/schemas/CallHangup'}}}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    CallHangup:
+      type: object
+      properties: {id: {type: string}}
+"#;
+    let generated = generated(&text);
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let server = server(&generated);
+    assert_eq!(
+        server.matches("impl runtime::Contract for CallHangup {").count(),
+        2,
+        "{server}"
+    );
+}

@@ -263,7 +263,7 @@ Arguments:
     pub async fn key_register<'a, B: Into<reqwest::Body>>(
         &'a self,
         body: B,
-    ) -> Result<ResponseValue<types::KeyRegisterResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::KeyRegisterResponse>, Error<ByteStream>> {
         let url = format!("{}/key", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -295,8 +295,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -319,7 +319,7 @@ Arguments:
         code: Option<&'a str>,
         email: &'a str,
         phone: &'a str,
-    ) -> Result<ResponseValue<types::KeyRevokeNosecretResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::KeyRevokeNosecretResponse>, Error<ByteStream>> {
         let url = format!("{}/key", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -349,8 +349,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -365,7 +365,7 @@ Arguments:
     pub async fn key_retrieve<'a>(
         &'a self,
         pk: &'a str,
-    ) -> Result<ResponseValue<types::Jwt>, Error<()>> {
+    ) -> Result<ResponseValue<types::Jwt>, Error<ByteStream>> {
         let url = format!("{}/key/{}", self.baseurl, encode_path(& pk.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -392,8 +392,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -417,7 +417,7 @@ Arguments:
         &'a self,
         pk: &'a str,
         body: B,
-    ) -> Result<ResponseValue<types::KeyBindResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::KeyBindResponse>, Error<ByteStream>> {
         let url = format!("{}/key/{}", self.baseurl, encode_path(& pk.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -449,8 +449,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -473,7 +473,7 @@ Arguments:
         &'a self,
         pk: &'a str,
         body: B,
-    ) -> Result<ResponseValue<types::KeyUpdateResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::KeyUpdateResponse>, Error<ByteStream>> {
         let url = format!("{}/key/{}", self.baseurl, encode_path(& pk.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -505,8 +505,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -522,7 +522,7 @@ Arguments:
         &'a self,
         pk: &'a str,
         secret: &'a str,
-    ) -> Result<ResponseValue<types::KeyRevokeResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::KeyRevokeResponse>, Error<ByteStream>> {
         let url = format!("{}/key/{}", self.baseurl, encode_path(& pk.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -550,8 +550,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -604,7 +604,7 @@ Arguments:
         &'a self,
         callback: &'a str,
         body: B,
-    ) -> Result<ResponseValue<types::PushLoginRequestResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::PushLoginRequestResponse>, Error<ByteStream>> {
         let url = format!("{}/login", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -637,8 +637,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -656,7 +656,7 @@ Arguments:
         &'a self,
         test: Option<i64>,
         body: B,
-    ) -> Result<ResponseValue<types::SignRequestResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SignRequestResponse>, Error<ByteStream>> {
         let url = format!("{}/scope", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -689,8 +689,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -704,7 +704,7 @@ Arguments:
     pub async fn sign_retrieve<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<ByteStream>, Error<()>> {
+    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -724,8 +724,8 @@ Arguments:
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::stream(response)),
             204u16 => Ok(ResponseValue::stream(response)),
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -741,7 +741,7 @@ Arguments:
     pub async fn sign_update<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<ByteStream>, Error<()>> {
+    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -760,8 +760,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::stream(response)),
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -775,7 +775,7 @@ Arguments:
     pub async fn sign_confirm<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<types::SignConfirmResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SignConfirmResponse>, Error<ByteStream>> {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -802,8 +802,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             202u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -817,7 +817,7 @@ Arguments:
     pub async fn sign_delete<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<types::SignDeleteResponse>, Error<()>> {
+    ) -> Result<ResponseValue<types::SignDeleteResponse>, Error<ByteStream>> {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -844,8 +844,8 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -859,7 +859,7 @@ Arguments:
     pub async fn sign_retrieve_head<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<()>, Error<()>> {
+    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -879,8 +879,8 @@ Arguments:
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::empty(response)),
             204u16 => Ok(ResponseValue::empty(response)),
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

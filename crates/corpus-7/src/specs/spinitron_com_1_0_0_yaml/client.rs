@@ -1049,7 +1049,7 @@ Sends a `POST` request to `/spins`
     pub async fn post_spins<'a>(
         &'a self,
         body: &'a types::PostSpinsBody,
-    ) -> Result<ResponseValue<types::Spin>, Error<()>> {
+    ) -> Result<ResponseValue<types::Spin>, Error<ByteStream>> {
         let url = format!("{}/spins", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -1077,8 +1077,8 @@ Sends a `POST` request to `/spins`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }

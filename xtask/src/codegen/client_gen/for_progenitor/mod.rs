@@ -85,8 +85,8 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
             let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
             let is_error =
                 |status: &StatusCode| matches!(status, StatusCode::Code(400..=599) | StatusCode::Range(4 | 5));
-            response_types::as_bytes_when_their_bodies_differ(&components, &mut operation.responses, is_success);
-            response_types::as_bytes_when_their_bodies_differ(&components, &mut operation.responses, is_error);
+            response_types::as_bytes_when_their_bodies_differ(&components, &mut operation.responses, is_success, false);
+            response_types::as_bytes_when_their_bodies_differ(&components, &mut operation.responses, is_error, true);
             // A success range (`2XX`) reads every status of it, as one type
             // (the bytes, where bodies differ): a status it covers would be
             // an arm after the range's, which never matches.

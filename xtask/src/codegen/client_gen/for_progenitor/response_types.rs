@@ -11,11 +11,14 @@ use super::resolve_response;
 /// 404 with the Error object beside a bodiless 401), the client reads each
 /// of them as bytes (`ResponseValue<ByteStream>`, status and headers
 /// included), which the caller decodes by the status. The server has a
-/// typed variant for each.
+/// typed variant for each. `with_default`: `default` is of the class
+/// (progenitor reads it as an error, and as the success where no 2xx is
+/// listed; beside one, `for_progenitor` has made it the 4XX and 5XX).
 pub(super) fn as_bytes_when_their_bodies_differ(
     components: &Option<openapiv3::Components>,
     responses: &mut openapiv3::Responses,
     in_class: impl Fn(&StatusCode) -> bool,
+    with_default: bool,
 ) {
     let shape = |response: &ReferenceOr<openapiv3::Response>| {
         let content = resolve_response(components, response).map(|r| &r.content);
@@ -25,17 +28,27 @@ pub(super) fn as_bytes_when_their_bodies_differ(
             .map(|(media_type, media)| (media_type.clone(), serde_json::to_value(&media.schema).ok()))
             .collect::<Vec<_>>()
     };
+    let default = responses.default.as_ref().filter(|_| with_default);
     let mut shapes = responses
         .responses
         .iter()
         .filter(|(s, _)| in_class(s))
-        .map(|(_, r)| shape(r));
+        .map(|(_, r)| r)
+        .chain(default)
+        .map(shape);
     let first = shapes.next();
     if shapes.all(|other| Some(&other) == first.as_ref()) {
         return;
     }
-    for (status, response) in responses.responses.iter_mut() {
-        if in_class(status) {
+    let default = responses.default.as_mut().filter(|_| with_default);
+    let in_class = responses
+        .responses
+        .iter_mut()
+        .filter(|(status, _)| in_class(status))
+        .map(|(_, response)| response)
+        .chain(default);
+    for response in in_class {
+        {
             let mut raw = resolve_response(components, response).cloned().unwrap_or_default();
             raw.content = [("*/*".to_string(), openapiv3::MediaType::default())]
                 .into_iter()
