@@ -16,8 +16,15 @@ use heck::ToSnakeCase;
 
 use crate::codegen::{ClientCredentials, ClientInterface, Target, generate_per_operation};
 
-/// Documents per shard crate: a shard compiles in a few GB.
+/// Documents per shard crate, and their generated code at most (a
+/// document over it has a shard of its own): rustc takes about 2 GB per
+/// MB of generated code, so that a shard compiles in a few GB.
 const PER_SHARD: usize = 12;
+const SHARD_BYTES: u64 = 2 << 20;
+
+/// A document whose generated code is larger is not built here (rustc
+/// would need more than this machine's memory); the report says so.
+const BUILDABLE_BYTES: u64 = 8 << 20;
 
 const USAGE: &str = "usage: cargo xtask try --build DIR [--sample N] [--seed S]";
 
@@ -71,16 +78,38 @@ pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let mut modules: BTreeMap<String, String> = BTreeMap::new();
     let mut shards: Vec<Vec<String>> = Vec::new();
     let mut not_generated = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let shard = i / PER_SHARD;
+    let mut too_large = Vec::new();
+    let mut shard_bytes = 0;
+    for file in &files {
         let module = module_name(file, &modules);
+        // Generated into the shard being filled, moved to a new one when
+        // it would make that shard too large.
+        let shard = shards.len().saturating_sub(1);
         let crate_dir = format!("shard-{shard}");
         match generate(&out, &crate_dir, &module, file) {
-            Ok(()) => {
-                if shards.len() <= shard {
-                    shards.resize(shard + 1, Vec::new());
+            Ok(bytes) if bytes > BUILDABLE_BYTES => {
+                let _ = std::fs::remove_dir_all(out.join(&crate_dir).join("src/specs").join(&module));
+                too_large.push(format!("{}: {} MB of generated code", file.display(), bytes >> 20));
+            }
+            Ok(bytes) => {
+                let full = shards.last().is_none_or(|last| {
+                    !last.is_empty() && (last.len() >= PER_SHARD || shard_bytes + bytes > SHARD_BYTES)
+                });
+                if full {
+                    shards.push(Vec::new());
+                    shard_bytes = 0;
+                    let moved = format!("shard-{}", shards.len() - 1);
+                    if moved != crate_dir {
+                        let to = out.join(&moved).join("src/specs");
+                        std::fs::create_dir_all(&to)
+                            .and_then(|()| {
+                                std::fs::rename(out.join(&crate_dir).join("src/specs").join(&module), to.join(&module))
+                            })
+                            .map_err(|e| format!("cannot move {module} to {moved}: {e}"))?;
+                    }
                 }
-                shards[shard].push(module.clone());
+                shard_bytes += bytes;
+                shards.last_mut().expect("one at least").push(module.clone());
                 modules.insert(module, file.display().to_string());
             }
             Err(why) => not_generated.push(format!("{}: {why}", file.display())),
@@ -112,6 +141,12 @@ pub(super) fn run(root: &Path, args: &[String]) -> Result<(), String> {
     );
     for line in &not_generated {
         println!("not generated: {line}");
+    }
+    for line in &too_large {
+        println!(
+            "not built (over {} MB of generated code): {line}",
+            BUILDABLE_BYTES >> 20
+        );
     }
     for (document, messages) in &failing {
         println!("does not compile: {document}");
@@ -149,7 +184,9 @@ fn module_name(file: &Path, taken: &BTreeMap<String, String>) -> String {
 }
 
 /// The document's contract and client, written as a corpus shard's.
-fn generate(out: &Path, crate_dir: &str, module: &str, file: &Path) -> Result<(), String> {
+/// Generates `file` into the shard `crate_dir` as `module`; the bytes of
+/// code written.
+fn generate(out: &Path, crate_dir: &str, module: &str, file: &Path) -> Result<u64, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read it: {e}"))?;
     let target = Target {
         spec: Cow::Owned(file.display().to_string()),
@@ -163,13 +200,15 @@ fn generate(out: &Path, crate_dir: &str, module: &str, file: &Path) -> Result<()
     let generated = std::panic::catch_unwind(|| generate_per_operation(&target, &text, None))
         .map_err(|_| "the generator panicked".to_string())?
         .map_err(|e| e.to_string())?;
+    let mut bytes = 0;
     for file in generated.files {
         let path = out.join(&file.path);
+        bytes += file.contents.len() as u64;
         std::fs::create_dir_all(path.parent().expect("a file in a folder"))
             .and_then(|()| std::fs::write(&path, file.contents))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    Ok(())
+    Ok(bytes)
 }
 
 /// The scratch workspace's manifest (this one's dependencies and
