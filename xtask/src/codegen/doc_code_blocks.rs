@@ -1,7 +1,9 @@
 //! A spec's descriptions become doc comments, and rustdoc compiles a
 //! fenced code block without a language as a Rust doctest: a designer's
 //! example (` ``` GET https://… ``` `) would fail `cargo test`. Every
-//! such block is marked `text`, in every generated file.
+//! such block is marked `text`, in every generated file. A carriage
+//! return, which rustc refuses bare in a doc comment (descriptions
+//! written on Windows), is a line break.
 
 use syn::visit_mut::VisitMut;
 
@@ -28,7 +30,7 @@ impl VisitMut for Marker {
             return;
         };
         let original = text.value();
-        let marked = as_text(&original);
+        let marked = as_text(&original.replace("\r\n", "\n").replace('\r', "\n"));
         if marked != original {
             meta.value = syn::parse_quote!(#marked);
         }
@@ -62,6 +64,18 @@ fn as_text(doc: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::as_text;
+
+    #[test]
+    fn a_bare_carriage_return_is_a_line_break() {
+        let mut file: syn::File = syn::parse_quote! {
+            #[doc = "first\r\nsecond\rthird"]
+            pub struct Documented;
+        };
+        super::mark_code_blocks_as_text(&mut file);
+        let text = prettyplease::unparse(&file);
+        assert!(!text.contains('\r'), "{text:?}");
+        assert!(text.contains("first\nsecond\nthird"), "{text}");
+    }
 
     #[test]
     fn unlabelled_blocks_are_text_and_others_stay() {

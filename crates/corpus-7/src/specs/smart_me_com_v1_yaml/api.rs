@@ -1780,7 +1780,7 @@ pub mod types {
         ///The id of the folder menu item
         #[serde(rename = "Id", skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::std::string::String>,
-        /**The serial number if the folder menu item is a meter. 
+        /**The serial number if the folder menu item is a meter.
             Serial number is handled as a string, as javascript on client side cannot handle long integers properly.*/
         #[serde(
             rename = "MeterSerialNumber",
@@ -2201,7 +2201,7 @@ pub mod types {
         ///The Date of the M-BUS Telegram Readout (in UTC). If this is null the Server Time is used.
         #[serde(rename = "Date", skip_serializing_if = "::std::option::Option::is_none")]
         pub date: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-        /**The M-BUS Telegram as Hex string. 
+        /**The M-BUS Telegram as Hex string.
             Example: 68 1F 1F 68 08 02 72 78 56 34 12 24 40 01 07 55 00 00 00 03 13 15 31 00 DA 02 3B 13 01 8B 60 04 37 18 02 18 16*/
         #[serde(
             rename = "Telegram",
@@ -2909,7 +2909,7 @@ pub mod types {
         pub registration_type: ::std::option::Option<
             RegisterRealtimeApiDataRegistrationType,
         >,
-        /**The serial number of the Meter. Just used if the RegistrationType is "SingleMeterRegistration" and the MeterId is null. 
+        /**The serial number of the Meter. Just used if the RegistrationType is "SingleMeterRegistration" and the MeterId is null.
             Example: 1 SME 01 63000000 or 6300000*/
         #[serde(
             rename = "SerialNumber",
@@ -3382,7 +3382,7 @@ pub mod types {
     ///API Container for a (Device) Value
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct ValueData {
-        /**The Obis code of this value. 
+        /**The Obis code of this value.
             A description you can find here:
             http://wiki.smart-me.com/index.php/Obis_codes*/
         #[serde(rename = "Obis", skip_serializing_if = "::std::option::Option::is_none")]
@@ -7978,7 +7978,7 @@ pub struct FolderGetPath {
 ///The query and header parameters of `FolderMenu_Get`.
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
 pub struct FolderMenuGetParams {
-    /**(optional) Filter for the folders and meters: 
+    /**(optional) Filter for the folders and meters:
             all: load everything
             assigned: load only folders and meters that are assigend to a folder
             unassigend: load only meters that are not assigend to a folder
@@ -10701,7 +10701,7 @@ Gets all Devices*/
     ) -> ::std::result::Result<runtime::Reply<DevicesGet>, runtime::ProblemDetails>;
     /**Creates or updates a Device or updates it's values.
 
-Creates or updates a Device or updates it's values. 
+Creates or updates a Device or updates it's values.
             For a new device leave the ID empty. To create a device you have to set the DeviceEnergyType.
             To update values, add the ID of the device and the values you like to set.  (See the Data Type Model for more Information)*/
     #[endpoint{method = POST,
@@ -10728,7 +10728,7 @@ Gets a Device by it's ID*/
         runtime::Reply<GetApiDevicesById>,
         runtime::ProblemDetails,
     >;
-    /**Updates the On/Off Switch on a device. 
+    /**Updates the On/Off Switch on a device.
             For new implementations please use the "actions" command
 
 Updates the On/Off Switch on a device
@@ -10872,7 +10872,7 @@ Beta: Gets the General Information for a Meter or a Folder*/
         runtime::Reply<MeterFolderInformationGet>,
         runtime::ProblemDetails,
     >;
-    /**Gets the Values for a Meter at a given Date. 
+    /**Gets the Values for a Meter at a given Date.
             The first Value found before the given Date is returned.
 
 Gets the Values for a Meter at a given Date. The first Value found before the given Date is returned.*/
@@ -11092,18 +11092,18 @@ Beta: Gets all Meters available to activate as a Virtual Meter.*/
         runtime::Reply<VirtualBillingMetersGet>,
         runtime::ProblemDetails,
     >;
-    /**Calculates a virtual meter from a formula. 
+    /**Calculates a virtual meter from a formula.
             A meter is coded as ID("METERID")
 
 Calculates a virtual meter from a formula.
-            
+
             A meter is coded as ID("METERID")
             Ariphmetical operators:
-             ()  parentheses;  
-             +   plus (a + b); 
-             -  minus (a - b); 
-             *  multiplycation symbol (a * b); 
-             /  divide symbol (a / b); 
+             ()  parentheses;
+             +   plus (a + b);
+             -  minus (a - b);
+             *  multiplycation symbol (a * b);
+             /  divide symbol (a / b);
             Example: (ID("63ac09cb-4e5f-4f3e-bd27-ad8c30bdfc0c") + ID("0209555e-9dc4-4e84-a166-a864488b4b12")) * 2*/
     #[endpoint{method = GET,
     path = "/api/VirtualMeterCalculateFormula",
@@ -11302,7 +11302,7 @@ Gets all Virtual Tariffs for a property (folder)*/
         runtime::ProblemDetails,
     >;
     /**GET: api/pico/loadmanagementgroup
-            
+
             Returns all available load management groups*/
     #[endpoint{method = GET,
     path = "/api/pico/loadmanagementgroup",
@@ -11316,7 +11316,7 @@ Gets all Virtual Tariffs for a property (folder)*/
         runtime::ProblemDetails,
     >;
     /**GET: api/pico/loadmanagementgroup
-            
+
             Returns a pico load management group by it's id*/
     #[endpoint{method = GET,
     path = "/api/pico/loadmanagementgroup/{id}",
@@ -11331,7 +11331,7 @@ Gets all Virtual Tariffs for a property (folder)*/
         runtime::ProblemDetails,
     >;
     /**GET: api/pico/settings
-            
+
             Returns the settings of a pico charging station.*/
     #[endpoint{method = GET,
     path = "/api/pico/settings/{id}",
@@ -11435,7 +11435,7 @@ Gets all Devices*/
     ) -> impl ::std::future::Future<Output = DevicesGetResponse> + Send;
     /**Creates or updates a Device or updates it's values.
 
-Creates or updates a Device or updates it's values. 
+Creates or updates a Device or updates it's values.
             For a new device leave the ID empty. To create a device you have to set the DeviceEnergyType.
             To update values, add the ID of the device and the values you like to set.  (See the Data Type Model for more Information)*/
     fn devices_post(
@@ -11449,7 +11449,7 @@ Gets a Device by it's ID*/
         &self,
         id: ::std::string::String,
     ) -> impl ::std::future::Future<Output = GetApiDevicesByIdResponse> + Send;
-    /**Updates the On/Off Switch on a device. 
+    /**Updates the On/Off Switch on a device.
             For new implementations please use the "actions" command
 
 Updates the On/Off Switch on a device
@@ -11524,7 +11524,7 @@ Beta: Gets the General Information for a Meter or a Folder*/
         &self,
         id: ::std::string::String,
     ) -> impl ::std::future::Future<Output = MeterFolderInformationGetResponse> + Send;
-    /**Gets the Values for a Meter at a given Date. 
+    /**Gets the Values for a Meter at a given Date.
             The first Value found before the given Date is returned.
 
 Gets the Values for a Meter at a given Date. The first Value found before the given Date is returned.*/
@@ -11642,18 +11642,18 @@ Beta: Gets all Meters available to activate as a Virtual Meter.*/
     fn virtual_billing_meters_get(
         &self,
     ) -> impl ::std::future::Future<Output = VirtualBillingMetersGetResponse> + Send;
-    /**Calculates a virtual meter from a formula. 
+    /**Calculates a virtual meter from a formula.
             A meter is coded as ID("METERID")
 
 Calculates a virtual meter from a formula.
-            
+
             A meter is coded as ID("METERID")
             Ariphmetical operators:
-             ()  parentheses;  
-             +   plus (a + b); 
-             -  minus (a - b); 
-             *  multiplycation symbol (a * b); 
-             /  divide symbol (a / b); 
+             ()  parentheses;
+             +   plus (a + b);
+             -  minus (a - b);
+             *  multiplycation symbol (a * b);
+             /  divide symbol (a / b);
             Example: (ID("63ac09cb-4e5f-4f3e-bd27-ad8c30bdfc0c") + ID("0209555e-9dc4-4e84-a166-a864488b4b12")) * 2*/
     fn virtual_meter_calculate_formula_get(
         &self,
@@ -11742,7 +11742,7 @@ Gets all Virtual Tariffs for a property (folder)*/
         id: ::std::string::String,
     ) -> impl ::std::future::Future<Output = PicoChargingHistoryGetResponse> + Send;
     /**GET: api/pico/loadmanagementgroup
-            
+
             Returns all available load management groups*/
     fn get_api_pico_loadmanagementgroup(
         &self,
@@ -11758,14 +11758,14 @@ Gets all Virtual Tariffs for a property (folder)*/
         Output = PicoLoadmanagementSetDynamicCurrentPostResponse,
     > + Send;
     /**GET: api/pico/loadmanagementgroup
-            
+
             Returns a pico load management group by it's id*/
     fn pico_loadmanagement_group_get(
         &self,
         id: ::std::string::String,
     ) -> impl ::std::future::Future<Output = PicoLoadmanagementGroupGetResponse> + Send;
     /**GET: api/pico/settings
-            
+
             Returns the settings of a pico charging station.*/
     fn pico_settings_get(
         &self,

@@ -1783,7 +1783,7 @@ pub mod types {
         ///The id of the folder menu item
         #[serde(rename = "Id", skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::std::string::String>,
-        /**The serial number if the folder menu item is a meter. 
+        /**The serial number if the folder menu item is a meter.
             Serial number is handled as a string, as javascript on client side cannot handle long integers properly.*/
         #[serde(
             rename = "MeterSerialNumber",
@@ -2204,7 +2204,7 @@ pub mod types {
         ///The Date of the M-BUS Telegram Readout (in UTC). If this is null the Server Time is used.
         #[serde(rename = "Date", skip_serializing_if = "::std::option::Option::is_none")]
         pub date: ::std::option::Option<::chrono::DateTime<::chrono::offset::Utc>>,
-        /**The M-BUS Telegram as Hex string. 
+        /**The M-BUS Telegram as Hex string.
             Example: 68 1F 1F 68 08 02 72 78 56 34 12 24 40 01 07 55 00 00 00 03 13 15 31 00 DA 02 3B 13 01 8B 60 04 37 18 02 18 16*/
         #[serde(
             rename = "Telegram",
@@ -2912,7 +2912,7 @@ pub mod types {
         pub registration_type: ::std::option::Option<
             RegisterRealtimeApiDataRegistrationType,
         >,
-        /**The serial number of the Meter. Just used if the RegistrationType is "SingleMeterRegistration" and the MeterId is null. 
+        /**The serial number of the Meter. Just used if the RegistrationType is "SingleMeterRegistration" and the MeterId is null.
             Example: 1 SME 01 63000000 or 6300000*/
         #[serde(
             rename = "SerialNumber",
@@ -3385,7 +3385,7 @@ pub mod types {
     ///API Container for a (Device) Value
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct ValueData {
-        /**The Obis code of this value. 
+        /**The Obis code of this value.
             A description you can find here:
             http://wiki.smart-me.com/index.php/Obis_codes*/
         #[serde(rename = "Obis", skip_serializing_if = "::std::option::Option::is_none")]
@@ -4162,7 +4162,7 @@ Sends a `GET` request to `/api/Devices`
     }
     /**Creates or updates a Device or updates it's values
 
-Creates or updates a Device or updates it's values. 
+Creates or updates a Device or updates it's values.
             For a new device leave the ID empty. To create a device you have to set the DeviceEnergyType.
             To update values, add the ID of the device and the values you like to set.  (See the Data Type Model for more Information)
 
@@ -4250,7 +4250,7 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**Updates the On/Off Switch on a device. 
+    /**Updates the On/Off Switch on a device.
             For new implementations please use the "actions" command
 
 Updates the On/Off Switch on a device
@@ -4472,7 +4472,7 @@ Sends a `GET` request to `/api/Folder/{id}`
 Sends a `GET` request to `/api/FolderMenu`
 
 Arguments:
-- `filter`: (optional) Filter for the folders and meters: 
+- `filter`: (optional) Filter for the folders and meters:
               all: load everything
               assigned: load only folders and meters that are assigend to a folder
               unassigend: load only meters that are not assigend to a folder
@@ -4703,7 +4703,7 @@ Sends a `GET` request to `/api/MeterFolderInformation/{id}`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**Gets the Values for a Meter at a given Date. 
+    /**Gets the Values for a Meter at a given Date.
             The first Value found before the given Date is returned
 
 Gets the Values for a Meter at a given Date. The first Value found before the given Date is returned.
@@ -5385,18 +5385,18 @@ Sends a `GET` request to `/api/VirtualBillingMeters`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
-    /**Calculates a virtual meter from a formula. 
+    /**Calculates a virtual meter from a formula.
             A meter is coded as ID("METERID")
 
 Calculates a virtual meter from a formula.
-            
+
             A meter is coded as ID("METERID")
             Ariphmetical operators:
-             ()  parentheses;  
-             +   plus (a + b); 
-             -  minus (a - b); 
-             *  multiplycation symbol (a * b); 
-             /  divide symbol (a / b); 
+             ()  parentheses;
+             +   plus (a + b);
+             -  minus (a - b);
+             *  multiplycation symbol (a * b);
+             /  divide symbol (a / b);
             Example: (ID("63ac09cb-4e5f-4f3e-bd27-ad8c30bdfc0c") + ID("0209555e-9dc4-4e84-a166-a864488b4b12")) * 2
 
 Sends a `GET` request to `/api/VirtualMeterCalculateFormula`
@@ -6036,7 +6036,7 @@ Sends a `GET` request to `/api/pico/history/{id}`
         }
     }
     /**GET: api/pico/loadmanagementgroup
-            
+
             Returns all available load management groups
 
 Sends a `GET` request to `/api/pico/loadmanagementgroup`
@@ -6124,7 +6124,7 @@ Arguments:
         }
     }
     /**GET: api/pico/loadmanagementgroup
-            
+
             Returns a pico load management group by it's id
 
 Sends a `GET` request to `/api/pico/loadmanagementgroup/{id}`
@@ -6167,7 +6167,7 @@ Sends a `GET` request to `/api/pico/loadmanagementgroup/{id}`
         }
     }
     /**GET: api/pico/settings
-            
+
             Returns the settings of a pico charging station
 
 Sends a `GET` request to `/api/pico/settings/{id}`
