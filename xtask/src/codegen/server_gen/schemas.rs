@@ -176,22 +176,11 @@ impl Schemas {
 
 /// The components `value` refers to (`#/$defs/<name>`), directly.
 fn definitions_named(value: &Value, names: &mut Vec<String>) {
-    match value {
-        Value::Object(map) => {
-            for (key, inner) in map {
-                match (key.as_str(), inner) {
-                    ("$ref", Value::String(reference)) => {
-                        if let Some(name) = reference.strip_prefix("#/$defs/") {
-                            names.push(name.split('/').next().unwrap_or(name).to_string());
-                        }
-                    }
-                    _ => definitions_named(inner, names),
-                }
-            }
+    crate::codegen::references::each_reference(value, &mut |reference| {
+        if let Some(name) = reference.strip_prefix("#/$defs/") {
+            names.push(name.split('/').next().unwrap_or(name).to_string());
         }
-        Value::Array(items) => items.iter().for_each(|item| definitions_named(item, names)),
-        _ => {}
-    }
+    });
 }
 
 /// The documentation form as JSON text, which must read as a schemars

@@ -245,20 +245,9 @@ fn each_alone(
 
 /// The components `schema` refers to, by name.
 fn references(schema: &Value, out: &mut std::collections::BTreeSet<String>) {
-    match schema {
-        Value::Object(map) => {
-            for (key, inner) in map {
-                match (key.as_str(), inner) {
-                    ("$ref", Value::String(reference)) => {
-                        out.insert(reference.rsplit('/').next().unwrap_or_default().to_string());
-                    }
-                    _ => references(inner, out),
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|item| references(item, out)),
-        _ => {}
-    }
+    crate::codegen::references::each_reference(schema, &mut |reference| {
+        out.insert(reference.rsplit('/').next().unwrap_or_default().to_string());
+    });
 }
 
 /// The spec's components, each inline schema that typify would name as a

@@ -53,30 +53,41 @@ fn resolve_in(owner: &mut Mapping, at: &str, doc: &Value, note: &mut impl FnMut(
             _ => continue,
         };
         for (location, entry) in entries {
-            let Some(target) = entry.get("$ref").and_then(Value::as_str).map(str::to_string) else {
-                continue;
-            };
-            if target.starts_with(prefix) {
-                continue;
-            }
-            let Some(found) = target.strip_prefix('#').and_then(|pointer| pointed(doc, pointer)) else {
-                continue;
-            };
-            // One step only: what it leads to may itself be a reference
-            // into the components, which is read as usual.
-            if found
-                .get("$ref")
-                .is_some_and(|r| r.as_str().is_none_or(|r| !r.starts_with(prefix)))
-            {
-                continue;
-            }
-            *entry = found.clone();
-            note(
-                format!("{location}.$ref"),
-                &format!("a reference to `{target}`, not into components: read as what it points at"),
-            );
+            read_where_it_points(entry, prefix, doc, &location, note);
         }
     }
+}
+
+/// `entry`, a reference elsewhere than under `prefix` (its components),
+/// as what it points at. One step only: what it leads to may itself be a
+/// reference into the components, which is read as usual.
+fn read_where_it_points(
+    entry: &mut Value,
+    prefix: &str,
+    doc: &Value,
+    location: &str,
+    note: &mut impl FnMut(String, &str),
+) {
+    let Some(target) = entry.get("$ref").and_then(Value::as_str).map(str::to_string) else {
+        return;
+    };
+    if target.starts_with(prefix) {
+        return;
+    }
+    let Some(found) = target.strip_prefix('#').and_then(|pointer| pointed(doc, pointer)) else {
+        return;
+    };
+    if found
+        .get("$ref")
+        .is_some_and(|r| r.as_str().is_none_or(|r| !r.starts_with(prefix)))
+    {
+        return;
+    }
+    *entry = found.clone();
+    note(
+        format!("{location}.$ref"),
+        &format!("a reference to `{target}`, not into components: read as what it points at"),
+    );
 }
 
 /// Each response header that refers to another part of the document than
@@ -108,27 +119,8 @@ pub(super) fn foreign_header_references(doc: &mut Value, note: &mut impl FnMut(S
             continue;
         };
         for (name, header) in headers.iter_mut() {
-            let Some(target) = header.get("$ref").and_then(Value::as_str).map(str::to_string) else {
-                continue;
-            };
-            if target.starts_with("#/components/headers/") {
-                continue;
-            }
-            let Some(found) = target.strip_prefix('#').and_then(|pointer| pointed(&snapshot, pointer)) else {
-                continue;
-            };
-            // One step only, as for the other references.
-            if found
-                .get("$ref")
-                .is_some_and(|r| r.as_str().is_none_or(|r| !r.starts_with("#/components/headers/")))
-            {
-                continue;
-            }
-            *header = found.clone();
-            note(
-                format!("{location}.headers.{}.$ref", key_text(name)),
-                &format!("a reference to `{target}`, not into components: read as what it points at"),
-            );
+            let at = format!("{location}.headers.{}", key_text(name));
+            read_where_it_points(header, "#/components/headers/", &snapshot, &at, note);
         }
     }
 }
