@@ -34,15 +34,6 @@ pub trait Authenticator: Send + Sync + 'static {
     type Principal: Send + Sync;
 
     fn authenticate(&self, credential: Credential) -> impl Future<Output = Result<Self::Principal, AuthError>> + Send;
-
-    /// The state the service is served with ([`crate::serving::Serving`]):
-    /// the generated layer counts every request in it, so that a shutdown
-    /// waits for them, and `/readyz` asks its readiness. `None` (the
-    /// default) for a service served otherwise, as by a test's own
-    /// `ServerBuilder`; [`crate::serving::Running::start`] refuses it.
-    fn serving(&self) -> Option<&crate::serving::state::Serving> {
-        None
-    }
 }
 
 /// Authenticates a request by one of `security`'s requirements, or gives

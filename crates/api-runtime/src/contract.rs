@@ -331,3 +331,25 @@ pub trait Contract: Send + Sync + 'static {
     /// The Error object for `status`, whose `status` field equals it.
     fn error(status: u16, problem: crate::Problem) -> Self::Error;
 }
+
+/// A body for unit tests to vary (with `..`): required, of `kind` and
+/// `media_type`, any value, no alternatives, fields or parts.
+#[cfg(test)]
+impl Body {
+    pub(crate) fn for_tests(kind: BodyKind, media_type: &'static str) -> Body {
+        static COMPONENTS: crate::schema::Components = crate::schema::Components::new(&[]);
+        static ANY: Schema = Schema::new(&COMPONENTS, "{}", None);
+        Body {
+            media_type,
+            kind,
+            alternatives: &[],
+            others: &[],
+            required: true,
+            description: None,
+            schema: &ANY,
+            form_fields: &[],
+            file_parts: FileParts::Named(&[]),
+            doc_name: "Body",
+        }
+    }
+}

@@ -120,20 +120,9 @@ fn json_or_text(text: &str) -> Value {
 mod tests {
     use super::*;
     use crate::contract::BodyKind;
-    use crate::schema::{Components, Schema};
-
-    static COMPONENTS: Components = Components::new(&[]);
-    static ANY: Schema = Schema::new(&COMPONENTS, "{}", None);
 
     fn body(kind: BodyKind, media_type: &'static str) -> Body {
         Body {
-            media_type,
-            kind,
-            alternatives: &[],
-            others: &[],
-            required: true,
-            description: None,
-            schema: &ANY,
             form_fields: &[
                 ("n", FormField::One(Scalar::Integer)),
                 ("tag", FormField::One(Scalar::String)),
@@ -153,8 +142,7 @@ mod tests {
                     },
                 ),
             ],
-            file_parts: crate::contract::FileParts::Named(&[]),
-            doc_name: "Body",
+            ..Body::for_tests(kind, media_type)
         }
     }
 

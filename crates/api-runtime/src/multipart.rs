@@ -128,27 +128,17 @@ pub(crate) async fn read_multipart(spec: &Body, content_type: &str, bytes: Bytes
 mod tests {
     use super::*;
     use crate::contract::{BodyKind, FileField, FormField, Scalar};
-    use crate::schema::{Components, Schema};
 
-    static COMPONENTS: Components = Components::new(&[]);
-    static ANY: Schema = Schema::new(&COMPONENTS, "{}", None);
     const BOUNDARY: &str = "XyZ";
 
     fn upload(file_parts: FileParts) -> Body {
         Body {
-            media_type: "multipart/form-data",
-            kind: BodyKind::Multipart,
-            alternatives: &[],
-            others: &[],
-            required: true,
-            description: None,
-            schema: &ANY,
             form_fields: &[
                 ("caption", FormField::One(Scalar::String)),
                 ("rank", FormField::One(Scalar::Integer)),
             ],
             file_parts,
-            doc_name: "Body",
+            ..Body::for_tests(BodyKind::Multipart, "multipart/form-data")
         }
     }
 

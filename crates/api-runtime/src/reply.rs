@@ -279,14 +279,12 @@ impl<C: Contract> Reply<C> {
         &mut self.headers
     }
 
-    /// Names the request's ids in the body of a 5xx
-    /// ([`crate::serving::request_ids`]).
-    pub(crate) fn name_request_ids(&mut self, ids: &crate::serving::request_ids::RequestIds) {
-        if let Outcome::Error { status, body, .. } = &mut self.outcome
-            && status.is_server_error()
-            && let Some(named) = crate::serving::request_ids::named_in(body, ids)
-        {
-            *body = named;
+    /// The body of a 5xx reply, for what serving adds to it (the
+    /// request's ids); `None` for any other reply.
+    pub(crate) fn server_error_body_mut(&mut self) -> Option<&mut Bytes> {
+        match &mut self.outcome {
+            Outcome::Error { status, body, .. } if status.is_server_error() => Some(body),
+            _ => None,
         }
     }
 

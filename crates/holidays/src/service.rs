@@ -4,7 +4,7 @@
 //! names every handler the change broke.
 
 use crate::api::*;
-use crate::runtime::serving::Serving;
+use crate::runtime::serving::{Served, Serving};
 use crate::runtime::{AuthError, Authenticator, Credential};
 /// The service. Hold its state here (a database pool, ...).
 #[derive(Default)]
@@ -20,6 +20,9 @@ impl Authenticator for Service {
     async fn authenticate(&self, _credential: Credential) -> Result<(), AuthError> {
         Ok(())
     }
+}
+
+impl Served for Service {
     fn serving(&self) -> Option<&Serving> {
         Some(&self.serving)
     }

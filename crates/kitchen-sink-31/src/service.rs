@@ -72,7 +72,9 @@ impl Authenticator for Service {
             _ => Err(AuthError::InvalidKey),
         }
     }
+}
 
+impl crate::runtime::serving::Served for Service {
     fn serving(&self) -> Option<&crate::runtime::serving::Serving> {
         Some(&self.serving)
     }

@@ -620,7 +620,7 @@ sunset date is set.*/
 /**What a `Pet Store` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait PetStoreHandlers: runtime::Authenticator {
+pub trait PetStoreHandlers: runtime::Authenticator + runtime::serving::Served {
     /**List all orders
 
 Returns every order placed in the store, by ascending id. Cancelled
@@ -880,7 +880,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -913,7 +913,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             _: runtime::Parameters<GetPetById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PET_BY_ID],
                             ) {
@@ -943,7 +943,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                         runtime::not_allowed_id(&method, "/v1/store/orders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ORDERS],
                             ) {
@@ -976,7 +976,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             _: runtime::Parameters<CancelOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CANCEL_ORDER],
                             ) {

@@ -1,6 +1,6 @@
 //! The contract's handlers: what each operation means, over [`Storage`].
 
-use petstore_api::runtime::serving::Serving;
+use petstore_api::runtime::serving::{Served, Serving};
 use petstore_api::runtime::{AuthError, Authenticator, Credential, JsonArrayWriter, Problem};
 use petstore_api::{CancelOrderResponse, GetPetByIdResponse, ListOrdersResponse, PetStoreHandlers, types};
 use slog::Logger;
@@ -128,6 +128,25 @@ impl<S: Storage> Service<S> {
     }
 }
 
+/// A cancel's outcome as a version's `CancelOrderResponse`: each version
+/// has a type of its own, with the same variants.
+macro_rules! cancel_order_response {
+    ($outcome:expr, $response:ident) => {
+        match $outcome {
+            Ok(()) => $response::NoContent,
+            Err($crate::service::CancelProblem::NotFound(p)) => $response::NotFound(p),
+            Err($crate::service::CancelProblem::Conflict(p)) => $response::Conflict(p),
+            Err($crate::service::CancelProblem::Server($crate::service::ServerProblem::Unavailable(p))) => {
+                $response::ServiceUnavailable(p)
+            }
+            Err($crate::service::CancelProblem::Server($crate::service::ServerProblem::Internal(p))) => {
+                $response::InternalServerError(p)
+            }
+        }
+    };
+}
+pub(crate) use cancel_order_response;
+
 /// Why a cancel did not happen, before it is put in a version's response
 /// enum.
 pub(crate) enum CancelProblem {
@@ -200,7 +219,9 @@ impl<S: Storage> Authenticator for Service<S> {
             false => Err(AuthError::InvalidKey),
         }
     }
+}
 
+impl<S: Storage> Served for Service<S> {
     fn serving(&self) -> Option<&Serving> {
         Some(&self.serving)
     }
@@ -244,13 +265,7 @@ impl<S: Storage> PetStoreHandlers for Service<S> {
     }
 
     async fn cancel_order(&self, caller: &Caller, order_id: i64) -> CancelOrderResponse {
-        match self.cancel(caller, order_id).await {
-            Ok(()) => CancelOrderResponse::NoContent,
-            Err(CancelProblem::NotFound(p)) => CancelOrderResponse::NotFound(p),
-            Err(CancelProblem::Conflict(p)) => CancelOrderResponse::Conflict(p),
-            Err(CancelProblem::Server(ServerProblem::Unavailable(p))) => CancelOrderResponse::ServiceUnavailable(p),
-            Err(CancelProblem::Server(ServerProblem::Internal(p))) => CancelOrderResponse::InternalServerError(p),
-        }
+        cancel_order_response!(self.cancel(caller, order_id).await, CancelOrderResponse)
     }
 
     async fn get_pet_by_id(&self, _caller: &Caller, pet_id: i64) -> GetPetByIdResponse {

@@ -12,7 +12,7 @@ use petstore_api::runtime::{Json, Problem};
 use petstore_api::v2::{self, CancelOrderResponse, ListOrdersOkHeaders, ListOrdersParams, ListOrdersResponse, types};
 
 use crate::page_cache::{CachedPage, PageKey};
-use crate::service::{Caller, CancelProblem, ServerProblem, Service};
+use crate::service::{Caller, ServerProblem, Service, cancel_order_response};
 use crate::storage::{OrderFilters, OrderRecord, OrderStatus, PageQuery, Storage};
 
 impl<S: Storage> v2::PetStoreHandlers for Service<S> {
@@ -89,13 +89,7 @@ impl<S: Storage> v2::PetStoreHandlers for Service<S> {
     }
 
     async fn cancel_order(&self, caller: &Caller, order_id: i64) -> CancelOrderResponse {
-        match self.cancel(caller, order_id).await {
-            Ok(()) => CancelOrderResponse::NoContent,
-            Err(CancelProblem::NotFound(p)) => CancelOrderResponse::NotFound(p),
-            Err(CancelProblem::Conflict(p)) => CancelOrderResponse::Conflict(p),
-            Err(CancelProblem::Server(ServerProblem::Unavailable(p))) => CancelOrderResponse::ServiceUnavailable(p),
-            Err(CancelProblem::Server(ServerProblem::Internal(p))) => CancelOrderResponse::InternalServerError(p),
-        }
+        cancel_order_response!(self.cancel(caller, order_id).await, CancelOrderResponse)
     }
 }
 

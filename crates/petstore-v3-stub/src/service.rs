@@ -5,7 +5,7 @@
 
 use crate::api::*;
 use crate::runtime;
-use crate::runtime::serving::Serving;
+use crate::runtime::serving::{Served, Serving};
 use crate::runtime::{AuthError, Authenticator, Credential};
 /// The service. Hold its state here (a database pool, ...).
 #[derive(Default)]
@@ -21,6 +21,9 @@ impl Authenticator for Service {
     async fn authenticate(&self, _credential: Credential) -> Result<(), AuthError> {
         Ok(())
     }
+}
+
+impl Served for Service {
     fn serving(&self) -> Option<&Serving> {
         Some(&self.serving)
     }

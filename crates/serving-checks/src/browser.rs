@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use crate::checks::Service;
 
-/// Where Chromium is; `None` (the check is skipped, and says so) where it
-/// is not installed (CI installs it: `.ci/run`).
+/// Where Chromium is; `None` where it is not installed (the check then
+/// fails in CI, which installs it, and is skipped elsewhere: [`crate::tools`]).
 pub fn chromium() -> Option<&'static str> {
     [
         "/usr/bin/chromium",
@@ -119,7 +119,7 @@ fn visit(chromium: &str, origin: &str, report: &mpsc::Receiver<String>) -> Strin
 /// page from another origin is refused it by the browser.
 pub fn a_browser_calls_it_from_an_allowed_origin_only(service: &Service) {
     let Some(chromium) = chromium() else {
-        eprintln!("skipped (browser): Chromium is not installed (apt-get install chromium)");
+        crate::tools::missing("browser", "Chromium is not installed (apt-get install chromium)");
         return;
     };
     let headers: Vec<(String, String)> = service

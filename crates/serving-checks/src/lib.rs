@@ -7,7 +7,8 @@
 //! headers ([`cors`]) and in a real browser ([`browser`]), the log's
 //! lines written by a clean stop and counted when dropped ([`logs`]), a
 //! request's ids in its line ([`request_ids`]). Each asserts the bound
-//! the README states, and that another client is answered throughout.
+//! the README states, and that another client is answered throughout. A
+//! check whose tool is missing fails in CI ([`tools`]).
 
 pub mod browser;
 pub mod checks;
@@ -16,6 +17,7 @@ pub mod logs;
 pub mod process;
 pub mod raw_http;
 pub mod request_ids;
+pub mod tools;
 
 pub use process::ServedProcess;
 pub use raw_http::Request;

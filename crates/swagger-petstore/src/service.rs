@@ -81,7 +81,9 @@ impl Authenticator for Service {
             false => Err(AuthError::InvalidKey),
         }
     }
+}
 
+impl crate::runtime::serving::Served for Service {
     fn serving(&self) -> Option<&crate::runtime::serving::Serving> {
         Some(&self.serving)
     }

@@ -103,14 +103,14 @@ impl Contract {
     /// list keeps out of the code.
     pub fn source(&self) -> Value {
         let text = std::fs::read_to_string(crate::workspace_root().join(self.spec_path)).unwrap();
-        let text = match xtask::codegen::spec::openapi31::render(&text).unwrap() {
+        let text = match xtask::codegen::document::openapi31::render(&text).unwrap() {
             Some(rendered) => rendered.text,
             None => text,
         };
-        let (text, _) = xtask::codegen::spec::tolerate::tolerate(&text);
+        let (text, _) = xtask::codegen::document::tolerate::tolerate(&text);
         // Operations named as the generator names them (where the
         // document names none usably, or two alike).
-        let mut source: Value = xtask::codegen::spec::parse(&text)
+        let mut source: Value = xtask::codegen::document::parse(&text)
             .map(|spec| spec.json)
             .unwrap_or_else(|_| serde_norway::from_str(&text).unwrap());
         for (method, path) in self.left_out {

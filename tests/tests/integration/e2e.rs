@@ -8,14 +8,19 @@ use petstore_server::storage::{OrderStatus, Storage};
 use petstore_tests::harness::{TestServer, assert_error_body, send};
 use petstore_tests::on_both_backends;
 
-/// The Error body and status of a failed call; panics on anything else.
-fn error_response<T: std::fmt::Debug>(result: Result<T, ClientError<types::Error>>) -> (u16, types::Error) {
+/// The status and body of a failed call, whose body states that status
+/// (`status_of` reads it: each version's error type has its own); panics
+/// on anything else.
+pub(crate) fn failed_with<T: std::fmt::Debug, E: std::fmt::Debug>(
+    result: Result<T, ClientError<E>>,
+    status_of: impl Fn(&E) -> i64,
+) -> (u16, E) {
     match result {
         Err(ClientError::ErrorResponse(response)) => {
             let status = response.status().as_u16();
             let body = response.into_inner();
             assert_eq!(
-                body.status,
+                status_of(&body),
                 i64::from(status),
                 "the body's status equals the HTTP status"
             );
@@ -23,6 +28,11 @@ fn error_response<T: std::fmt::Debug>(result: Result<T, ClientError<types::Error
         }
         other => panic!("expected an error response, got {other:?}"),
     }
+}
+
+/// The Error body and status of a failed call; panics on anything else.
+fn error_response<T: std::fmt::Debug>(result: Result<T, ClientError<types::Error>>) -> (u16, types::Error) {
+    failed_with(result, |error| error.status)
 }
 
 async fn list_orders_200_returns_orders_by_ascending_id(server: &TestServer) {

@@ -78,19 +78,7 @@ fn instant(text: &str) -> Option<DateTime<Utc>> {
 }
 
 pub(crate) fn problem<T: std::fmt::Debug>(result: Result<T, ClientError<types::Problem>>) -> (u16, types::Problem) {
-    match result {
-        Err(ClientError::ErrorResponse(response)) => {
-            let status = response.status().as_u16();
-            let body = response.into_inner();
-            assert_eq!(
-                body.status,
-                i64::from(status),
-                "the body's status equals the HTTP status"
-            );
-            (status, body)
-        }
-        other => panic!("expected an error response, got {other:?}"),
-    }
+    crate::e2e::failed_with(result, |problem| problem.status)
 }
 
 async fn a_walk_returns_every_order_once_by_ascending_id(server: &TestServer) {

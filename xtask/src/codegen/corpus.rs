@@ -10,10 +10,13 @@ use std::path::{Path, PathBuf};
 
 use heck::ToSnakeCase;
 
+use super::corpus_cache;
+use super::document::SpecErrors;
+use super::document::leave_out::{self, LeftOut};
 use super::files::GeneratedFile;
-use super::spec::SpecErrors;
-use super::spec::leave_out::{self, LeftOut};
-use super::{ClientCredentials, ClientInterface, Target, corpus_cache, generate_per_operation, read_list};
+use super::pipeline::generate_per_operation;
+use super::reading::read_list;
+use super::targets::{ClientCredentials, ClientInterface, Target};
 
 /// The public documents, relative to the workspace.
 pub const CORPUS_DIR: &str = "tests/fixtures/corpus";

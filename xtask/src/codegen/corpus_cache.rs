@@ -11,8 +11,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+use super::document::leave_out::LeftOut;
 use super::files::GeneratedFile;
-use super::spec::leave_out::LeftOut;
 
 /// Where the cache lives: under cargo's target directory.
 pub fn cache_dir(root: &Path) -> PathBuf {

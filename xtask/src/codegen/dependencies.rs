@@ -14,7 +14,7 @@ use super::files::GeneratedFile;
 
 /// The crates generated code names by path: the name it is used by, and
 /// its package (a workspace dependency).
-const CRATES: [(&str, &str); 16] = [
+const CRATES: [(&str, &str); 17] = [
     ("uuid", "uuid"),
     ("chrono", "chrono"),
     ("regress", "regress"),
@@ -27,6 +27,7 @@ const CRATES: [(&str, &str); 16] = [
     ("serde_json", "serde_json"),
     ("reqwest", "reqwest"),
     ("progenitor_client", "progenitor-client"),
+    ("api_client_runtime", "api-client-runtime"),
     ("dropshot", "dropshot"),
     ("schemars", "schemars"),
     ("http", "http"),

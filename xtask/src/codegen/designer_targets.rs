@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::{ClientCredentials, ClientInterface, Target};
+use super::targets::{ClientCredentials, ClientInterface, Target};
 
 /// The crate's generated server contract, relative to the crate.
 pub const SERVER_FILE: &str = "src/api/generated.rs";

@@ -19,7 +19,7 @@
 use serde_json::{Map, Value, json};
 
 use super::references::COMPONENTS_PREFIX;
-use crate::codegen::spec::errors::SpecError;
+use crate::codegen::document::errors::SpecError;
 
 /// A discriminated `oneOf`/`anyOf`: the property, and each member's
 /// component name with the values that name it.

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::doc_code_blocks;
-use super::spec::leave_out::LeftOut;
+use super::document::leave_out::LeftOut;
 
 /// One generated file: its path relative to the workspace, and its text.
 pub struct GeneratedFile {

@@ -1,7 +1,9 @@
-//! Code generation: [`spec`] reads and checks a spec; [`schema`] gives its
+//! Code generation: [`document`] reads and checks a spec; [`schema`] gives its
 //! schemas the forms the generated code needs; [`client_gen`] and
-//! [`server_gen`] turn it into Rust; this module renders, writes and checks
-//! the committed files: where they go, how they look, and whether they are
+//! [`server_gen`] turn it into Rust; [`pipeline`] generates one
+//! document's files; this module generates the workspace's (its targets,
+//! its designers' crates, the corpus), and [`files`] renders, writes and
+//! checks them: where they go, how they look, and whether they are
 //! current.
 
 mod bisect;
@@ -12,290 +14,33 @@ pub mod dependencies;
 pub mod designer_targets;
 mod discriminator;
 mod doc_code_blocks;
+pub mod document;
 mod files;
 mod no_panic;
 pub mod patterns;
+pub mod pipeline;
 mod reading;
 mod references;
 pub mod schema;
 pub mod server_gen;
-pub mod spec;
 pub mod targets;
 pub mod try_spec;
 mod type_names;
 mod until_generated;
 mod webhooks;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use self::files::render;
 pub use self::files::{GeneratedFile, Stale, stale_files};
-use self::reading::{Read, apply_list};
-use self::spec::leave_out::{self, LeftOut};
-use self::spec::{Refusals, SpecError, SpecErrors};
+pub use self::pipeline::{
+    Generated, degradation, generate_all, generate_leaving_out, generate_per_operation, generate_target,
+};
+pub use self::reading::read_list;
 
 pub use targets::{
     ClientCredentials, ClientInterface, KITCHEN_SINK_PATH, SPEC_PATH, SPEC_V2_PATH, SWAGGER_PETSTORE_PATH, TARGETS,
     Target,
 };
-
-/// Generates the service's files from its spec text. Pure: nothing is read
-/// or written, so `check` can compare in memory.
-pub fn generate_all(spec_text: &str) -> Result<Vec<GeneratedFile>, SpecErrors> {
-    generate_target(&TARGETS[0], spec_text)
-}
-
-/// Generates a target's files from its spec text. The client and the
-/// server are generated side by side, so that what either cannot map is
-/// reported in the same run.
-pub fn generate_target(target: &Target, spec_text: &str) -> Result<Vec<GeneratedFile>, SpecErrors> {
-    generate_leaving_out(target, spec_text, None).map(|(files, _)| files)
-}
-
-/// [`generate_target`] without the operations of a leave-out list
-/// (`(its path, its text)`); gives what was left out too, which the
-/// files' header states.
-pub fn generate_leaving_out(
-    target: &Target,
-    spec_text: &str,
-    list: Option<(&str, &str)>,
-) -> Result<(Vec<GeneratedFile>, Vec<LeftOut>), SpecErrors> {
-    let read = apply_list(spec_text, list)?;
-    let list_path = list.map(|(path, _)| path).unwrap_or_default();
-    let text = generate_text(target, &read.text, &read, list_path, &[], &Default::default())?;
-    let left_out = read.left_out;
-    Ok((text.files, left_out))
-}
-
-/// What generating a document operation by operation gave.
-pub struct Generated {
-    pub files: Vec<GeneratedFile>,
-    /// What the designer's leave-out list kept out.
-    pub left_out: Vec<LeftOut>,
-    /// What the generator refused, each operation with where and why.
-    pub refused: Vec<LeftOut>,
-    /// The operations the files map.
-    pub operations: usize,
-    /// The webhooks and callbacks they send and receive.
-    pub webhooks: usize,
-    /// The mistakes read as what they mean ([`spec::tolerate`]).
-    pub tolerated: Vec<spec::tolerate::Tolerated>,
-    /// The schemas whose Rust type is any JSON value, by location
-    /// (`components.schemas.Pet`, or an operation's inline schema), with why.
-    pub degraded: std::collections::BTreeMap<String, String>,
-}
-
-/// How a degradation reads, for `try` and `lint`: what the code does,
-/// then why.
-pub fn degradation(why: &str) -> String {
-    match why.starts_with(spec::parameter_shapes::JSON_TEXT) {
-        true => why.to_string(),
-        false => format!("any JSON value in Rust (validated as written): {why}"),
-    }
-}
-
-impl Generated {
-    /// The line `cargo xtask try` and `new` print: operations mapped and
-    /// left out, and the warnings `cargo xtask lint` names.
-    pub fn summary(&self) -> String {
-        let webhooks = match self.webhooks {
-            0 => String::new(),
-            n => format!(" (and {n} webhook(s) or callback(s))"),
-        };
-        format!(
-            "{} operation(s) mapped{webhooks}, {} left out ({} listed, {} refused), {} warning(s) ({} mistake(s) tolerated, {} schema(s) degraded to any JSON value)",
-            self.operations,
-            self.left_out.len() + self.refused.len(),
-            self.left_out.len(),
-            self.refused.len(),
-            self.tolerated.len() + self.degraded.len(),
-            self.tolerated.len(),
-            self.degraded.len()
-        )
-    }
-}
-
-/// [`generate_leaving_out`], where a refusal takes out the operations it
-/// belongs to instead of the document ([`spec::per_operation`]): the rest
-/// generates, and the files' header names each refused operation with the
-/// location and the reason. Only a problem that belongs to no operation
-/// refuses the document.
-pub fn generate_per_operation(
-    target: &Target,
-    spec_text: &str,
-    list: Option<(&str, &str)>,
-) -> Result<Generated, SpecErrors> {
-    let mut read = apply_list(spec_text, list)?;
-    let list_path = list.map(|(path, _)| path).unwrap_or_default();
-    let mut refused = Vec::new();
-    let mut text = std::mem::take(&mut read.text);
-    let mut tolerated = std::mem::take(&mut read.tolerated);
-    let mut inline = std::collections::BTreeMap::new();
-    let generated = until_generated::until_generated(
-        &mut text,
-        &mut tolerated,
-        &mut refused,
-        &mut inline,
-        |text, refused, inline| generate_text(target, text, &read, list_path, refused, inline),
-    )?;
-    refused.extend(generated.webhooks_refused);
-    Ok(Generated {
-        files: generated.files,
-        left_out: read.left_out,
-        refused,
-        operations: generated.operations,
-        webhooks: generated.webhooks,
-        tolerated,
-        degraded: generated.degraded,
-    })
-}
-
-/// What one document's text gave.
-struct FromText {
-    files: Vec<GeneratedFile>,
-    operations: usize,
-    degraded: std::collections::BTreeMap<String, String>,
-    /// The webhooks and callbacks the generator refused, and how many
-    /// it maps.
-    webhooks_refused: Vec<LeftOut>,
-    webhooks: usize,
-}
-
-/// The size of a document's text above which its client and server are
-/// generated one after the other: each takes gigabytes for a document of
-/// megabytes (Microsoft Graph's 20 MB: 7 GB for the server), and one at a
-/// time the peak is the larger's, not their sum.
-const ONE_AT_A_TIME: usize = 4 << 20;
-
-/// A target's files from a spec's text, all or nothing.
-/// (`text` is the document's current text; `read` the rest of its
-/// reading; `inline` the inline schemas typed as any JSON value.)
-fn generate_text(
-    target: &Target,
-    text: &str,
-    read: &Read,
-    list_path: &str,
-    refused: &[LeftOut],
-    inline: &std::collections::BTreeMap<String, String>,
-) -> Result<FromText, SpecErrors> {
-    let left_out = &read.left_out;
-    let mut spec = spec::parse(text)?;
-    spec.degraded = server_gen::untypable_components(&spec);
-    // What another generation found untypable: a component (by the
-    // client's typify, say) is degraded on both sides, as the server's are.
-    for (location, why) in inline {
-        match location.strip_prefix("components.schemas.") {
-            Some(name) => {
-                spec.degraded.entry(name.to_string()).or_insert_with(|| why.clone());
-            }
-            None => {
-                spec.degraded_inline.insert(location.clone(), why.clone());
-            }
-        }
-    }
-    let document = document_json(read.served.as_deref().unwrap_or(text))?;
-    let render = |file: &syn::File, refused: &[LeftOut]| render(&target.spec, list_path, left_out, refused, file);
-    let client = || -> Result<(String, Option<String>), SpecErrors> {
-        let mut refusals = Refusals::default();
-        let client = refusals.note_all(client_gen::generate(&spec, target.credentials, target.interface));
-        let mocks = match target.mocks {
-            Some(_) => refusals.note(client_gen::generate_mocks(
-                &spec,
-                target.client_module,
-                target.credentials,
-                target.interface,
-            )),
-            None => None,
-        };
-        refusals.finish(())?;
-        let mocks = mocks.as_ref().map(|mocks| render(mocks, refused));
-        Ok((render(&client.expect("refused above"), refused), mocks))
-    };
-    // The server contract, and its webhooks' beside it, whose refusals
-    // its header names too.
-    let server = || {
-        server_gen::generate(&spec, &document, None).map(|mut server| {
-            let webhooks = webhooks::module(text, &server);
-            let webhooks_refused = webhooks.as_ref().map(|m| m.refused.clone()).unwrap_or_default();
-            let count = webhooks.as_ref().map_or(0, |m| m.operations);
-            server.items.extend(webhooks.and_then(|m| m.item));
-            let all: Vec<LeftOut> = refused.iter().chain(&webhooks_refused).cloned().collect();
-            (render(&server, &all), webhooks_refused, count)
-        })
-    };
-    // The client (progenitor) and the server are generated side by side:
-    // a warm `cargo xtask generate` waits for the slower of the two only.
-    // (Their syntax trees cannot cross threads; their text can.) A
-    // document of megabytes, whose syntax trees take gigabytes, has them
-    // one after the other, so that only one is held at a time.
-    let (client, server) = match text.len() > ONE_AT_A_TIME {
-        true => (client(), server()),
-        false => std::thread::scope(|scope| {
-            let client = scope.spawn(client);
-            let server = server();
-            (client.join().expect("the client's generation does not panic"), server)
-        }),
-    };
-    let mut refusals = Refusals::default();
-    let client = match client {
-        Ok(client) => Some(client),
-        Err(errors) => {
-            refusals.extend(errors);
-            None
-        }
-    };
-    let (server, webhooks_refused, webhooks) = match server {
-        Ok((server, webhooks_refused, webhooks)) => (Some(server), webhooks_refused, webhooks),
-        Err(errors) => {
-            refusals.extend(errors);
-            (None, Vec::new(), 0)
-        }
-    };
-    let files = match (client, server) {
-        (Some((client, mocks)), Some(server)) => {
-            let mut files = vec![GeneratedFile {
-                path: PathBuf::from(&*target.client),
-                contents: client,
-            }];
-            if let (Some(path), Some(mocks)) = (target.mocks, mocks) {
-                files.push(GeneratedFile {
-                    path: PathBuf::from(path),
-                    contents: mocks,
-                });
-            }
-            files.push(GeneratedFile {
-                path: PathBuf::from(&*target.server),
-                contents: server,
-            });
-            files
-        }
-        _ => Vec::new(),
-    };
-    refusals.finish(FromText {
-        files,
-        operations: spec.operations().len(),
-        degraded: spec
-            .degraded
-            .iter()
-            .map(|(name, why)| (format!("components.schemas.{name}"), why.clone()))
-            .chain(spec.degraded_inline.clone())
-            .chain(spec::parameter_shapes::json_text_parameters(&spec))
-            .collect(),
-        webhooks_refused,
-        webhooks,
-    })
-}
-
-/// The leave-out list beside a spec under `root`, if there is one:
-/// `(its path, its text)`.
-pub fn read_list(root: &Path, spec_path: &str) -> Result<Option<(String, String)>, String> {
-    let path = leave_out::list_path(spec_path);
-    match std::fs::read_to_string(root.join(&path)) {
-        Ok(text) => Ok(Some((path, text))),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("cannot read {path}: {e}")),
-    }
-}
 
 /// Reads each target's spec under `root` and generates its files, and the
 /// corpus crate's; an error names the spec.
@@ -377,14 +122,4 @@ fn generate_target_at(root: &Path, target: &Target) -> Result<(Vec<GeneratedFile
     );
     notes.push(format!("{}: {}", target.spec, generated.summary()));
     Ok((generated.files, notes))
-}
-
-/// The spec as compact JSON, keys in the document's order. Not through
-/// openapiv3's types: their serialization depends on cargo features that
-/// other crates of the workspace turn on, and the output must be the same
-/// however the xtask is built.
-fn document_json(spec_text: &str) -> Result<String, SpecError> {
-    let value: serde_norway::Value =
-        serde_norway::from_str(spec_text).map_err(|e| SpecError::new("document", format!("invalid YAML: {e}")))?;
-    serde_json::to_string(&value).map_err(|e| SpecError::new("document", format!("cannot write the spec as JSON: {e}")))
 }

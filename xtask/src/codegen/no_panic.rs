@@ -5,7 +5,7 @@
 use std::cell::Cell;
 use std::sync::Once;
 
-use crate::codegen::spec::SpecError;
+use crate::codegen::document::SpecError;
 
 thread_local! {
     /// Whether this thread is inside [`refusing_panics`].

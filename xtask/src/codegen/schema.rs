@@ -16,8 +16,8 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::codegen::spec::errors::SpecError;
-use crate::codegen::spec::keywords::{JSON_SCHEMA_KEY, KEYWORDS};
+use crate::codegen::document::errors::SpecError;
+use crate::codegen::document::keywords::{JSON_SCHEMA_KEY, KEYWORDS};
 
 pub use super::references::COMPONENTS_PREFIX;
 

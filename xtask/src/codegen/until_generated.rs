@@ -1,14 +1,14 @@
 //! Generation operation by operation: an inline schema with no Rust type
 //! is degraded to any JSON value (as a component is), a refusal takes out
-//! the operations it belongs to ([`spec::per_operation`]), and a
+//! the operations it belongs to ([`document::per_operation`]), and a
 //! component no operation reaches, and the rest is generated again, until
 //! it generates. Used for a document and for its receiver's (webhooks
 //! and callbacks).
 
 use std::collections::BTreeMap;
 
-use super::spec::leave_out::{self, LeftOut};
-use super::spec::{self, SpecErrors};
+use super::document::leave_out::{self, LeftOut};
+use super::document::{self, SpecErrors};
 
 /// Runs `attempt` on `text` (an OpenAPI 3.0 document) until it succeeds:
 /// the inline schemas a failure finds untypable go to `degraded` (by
@@ -21,7 +21,7 @@ use super::spec::{self, SpecErrors};
 /// this ends.
 pub(super) fn until_generated<T>(
     text: &mut String,
-    tolerated: &mut Vec<spec::tolerate::Tolerated>,
+    tolerated: &mut Vec<document::tolerate::Tolerated>,
     refused: &mut Vec<LeftOut>,
     degraded: &mut BTreeMap<String, String>,
     mut attempt: impl FnMut(&str, &[LeftOut], &BTreeMap<String, String>) -> Result<T, SpecErrors>,
@@ -49,13 +49,13 @@ pub(super) fn until_generated<T>(
             Some(document) => document,
             None => return Err(errors),
         };
-        let blamed = spec::per_operation::blame(&document, &errors);
-        let unreached = spec::per_operation::unreached(&document, &errors);
+        let blamed = document::per_operation::blame(&document, &errors);
+        let unreached = document::per_operation::unreached(&document, &errors);
         if blamed.is_none() && unreached.is_empty() {
             return Err(errors);
         }
         if !unreached.is_empty() {
-            *text = spec::per_operation::without_components(text, &unreached)?;
+            *text = document::per_operation::without_components(text, &unreached)?;
             for component in unreached {
                 let why: Vec<String> = errors
                     .0
@@ -63,7 +63,7 @@ pub(super) fn until_generated<T>(
                     .filter(|e| e.location == component || e.location.starts_with(&format!("{component}.")))
                     .map(|e| format!("{}: {}", e.location, e.message))
                     .collect();
-                tolerated.push(spec::tolerate::Tolerated {
+                tolerated.push(document::tolerate::Tolerated {
                     location: component,
                     message: format!(
                         "(left out) no operation uses it, and the generator cannot map it ({})",

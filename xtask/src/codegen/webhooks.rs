@@ -1,5 +1,5 @@
 //! The `webhooks` module of a server contract: its webhooks and
-//! callbacks ([`spec::webhooks`]) generated as the contract of a receiver
+//! callbacks ([`document::webhooks`]) generated as the contract of a receiver
 //! (the same generated layer: validation, metrics), with the sender the
 //! service sends them by. Generated operation by operation, as a
 //! document is: a webhook the generator cannot map is refused alone,
@@ -14,11 +14,12 @@ use std::collections::BTreeSet;
 
 use quote::quote;
 
-use super::spec::leave_out::LeftOut;
-use super::spec::webhooks::Origin;
-use super::spec::{self, SpecErrors};
+use super::document::leave_out::LeftOut;
+use super::document::webhooks::Origin;
+use super::document::{self, SpecErrors};
+use super::reading::document_json;
+use super::server_gen;
 use super::until_generated::until_generated;
-use super::{document_json, server_gen};
 
 /// The module, and what of it was refused.
 pub(super) struct Module {
@@ -34,10 +35,10 @@ pub(super) struct Module {
 /// webhook and no callback.
 pub(super) fn module(text: &str, contract: &syn::File) -> Option<Module> {
     let document: serde_norway::Value = serde_norway::from_str(text).ok()?;
-    let receiver = spec::webhooks::receiver_document(&document)?;
+    let receiver = document::webhooks::receiver_document(&document)?;
     let origins = &receiver.origins;
     // Mistakes in a webhook are read as they are in a path.
-    let (mut text, _) = spec::tolerate::tolerate(&receiver.text);
+    let (mut text, _) = document::tolerate::tolerate(&receiver.text);
     let mut tolerated = Vec::new();
     let mut refused = Vec::new();
     let mut degraded = std::collections::BTreeMap::new();
@@ -47,7 +48,7 @@ pub(super) fn module(text: &str, contract: &syn::File) -> Option<Module> {
         &mut refused,
         &mut degraded,
         |text, _, degraded| {
-            let mut spec = spec::parse(text)?;
+            let mut spec = document::parse(text)?;
             spec.degraded = server_gen::untypable_components(&spec);
             spec.degraded_inline = degraded.clone();
             let document = document_json(text)?;
@@ -96,7 +97,7 @@ fn operation_count(text: &str) -> usize {
         .and_then(serde_norway::Value::as_mapping)
         .into_iter()
         .flatten()
-        .map(|(_, item)| spec::METHODS.iter().filter(|m| item.get(**m).is_some()).count())
+        .map(|(_, item)| document::METHODS.iter().filter(|m| item.get(**m).is_some()).count())
         .sum()
 }
 

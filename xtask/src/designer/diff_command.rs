@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::codegen::spec::openapi31;
+use crate::codegen::document::openapi31;
 use crate::designer::diff::{Change, Level, base_paths, diff, major_version, summary};
 
 const USAGE: &str = "usage: cargo xtask diff [--strict] [OLD NEW | --base GIT_REF | --versions]";

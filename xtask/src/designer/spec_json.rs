@@ -10,11 +10,11 @@ use serde_json::Value;
 /// rendering, which the tools read as they read any 3.0 document.
 pub fn read_checked(root: &std::path::Path, spec_path: &str) -> Result<Value, String> {
     let text = std::fs::read_to_string(root.join(spec_path)).map_err(|e| format!("cannot read {spec_path}: {e}"))?;
-    let text = match crate::codegen::spec::openapi31::render(&text).map_err(|e| format!("{spec_path}: {e}"))? {
+    let text = match crate::codegen::document::openapi31::render(&text).map_err(|e| format!("{spec_path}: {e}"))? {
         Some(rendered) => rendered.text,
         None => text,
     };
-    crate::codegen::spec::parse(&text).map_err(|e| format!("{spec_path}: {e}"))?;
+    crate::codegen::document::parse(&text).map_err(|e| format!("{spec_path}: {e}"))?;
     serde_norway::from_str(&text).map_err(|e| format!("{spec_path}: {e}"))
 }
 

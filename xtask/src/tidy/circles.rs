@@ -1,7 +1,8 @@
 //! No import circles between the files of a crate: when two files use each
 //! other, neither can be read, changed or tested first. A file's edges are
 //! its paths to other modules of its crate (`use crate::…`, `use super::…`,
-//! `use self::…`, a child it declares, or such a path in code), each
+//! `use self::…`, a child it declares, or such a path in code, a bare
+//! `child::item` included), each
 //! resolved to the file of the longest module it names. The crate root is
 //! left out: its `pub use`s are the crate's facade, not a dependency.
 //! Declaring a child (`mod x;`) is not using it; a file's inline unit tests
@@ -10,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use super::paths::{code_of, paths_in};
 use super::{assert_none, says_generated, walk, workspace_root};
 
 /// The circles still there, each with why it is not undone yet; the test
@@ -30,101 +32,6 @@ fn module_of(source_root: &Path, file: &Path) -> Option<Module> {
         parts.pop();
     }
     Some(parts)
-}
-
-/// The text a file's edges are read from: no comments, no inline unit
-/// tests, and `pub(in path)` (a visibility, not a use) taken out.
-fn code_of(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]\nmod tests {") {
-        Some(at) => &text[..at],
-        None => text,
-    };
-    let without_comments: Vec<&str> = text
-        .lines()
-        .map(|line| match line.find("//") {
-            Some(at) => &line[..at],
-            None => line,
-        })
-        .collect();
-    let mut code = without_comments.join("\n");
-    while let Some(at) = code.find("pub(in ") {
-        let end = code[at..].find(')').map_or(code.len(), |e| at + e + 1);
-        code.replace_range(at..end, "pub");
-    }
-    code
-}
-
-/// Every path a file's `use` declarations and code name, as segments:
-/// `use a::{b, c::d}` gives `a::b` and `a::c::d`.
-fn paths_in(code: &str) -> Vec<Vec<String>> {
-    let mut paths = Vec::new();
-    let mut rest = code;
-    while let Some(at) = rest.find("use ") {
-        let before = rest[..at].chars().last();
-        rest = &rest[at + 4..];
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        let Some(end) = rest.find(';') else { break };
-        // `a as b` is `a`; `@` stands for it once the spaces are gone.
-        let declaration: String = rest[..end]
-            .replace(" as ", "@")
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
-        expand(&declaration, &[], &mut paths);
-        rest = &rest[end..];
-    }
-    for prefix in ["crate::", "super::"] {
-        let mut rest = code;
-        while let Some(at) = rest.find(prefix) {
-            let before = rest[..at].chars().last();
-            let path: String = rest[at..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-                .collect();
-            rest = &rest[at + prefix.len()..];
-            if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
-                paths.push(segments(&path));
-            }
-        }
-    }
-    paths
-}
-
-fn segments(path: &str) -> Vec<String> {
-    path.split("::")
-        .filter(|s| !s.is_empty() && *s != "*")
-        .map(str::to_string)
-        .collect()
-}
-
-/// `a::{b, c::{d, e}}` under `base`, each leaf as a path.
-fn expand(tree: &str, base: &[String], out: &mut Vec<Vec<String>>) {
-    let Some(open) = tree.find('{') else {
-        let mut path = base.to_vec();
-        path.extend(segments(tree.split('@').next().unwrap_or(tree)));
-        out.push(path);
-        return;
-    };
-    let mut prefix = base.to_vec();
-    prefix.extend(segments(&tree[..open]));
-    let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
-    let (mut depth, mut start) = (0, 0);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                expand(&inner[start..i], &prefix, out);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if start < inner.len() {
-        expand(&inner[start..], &prefix, out);
-    }
 }
 
 /// `path` as seen from `here` (a file's module, declaring `children`), made
@@ -178,7 +85,7 @@ fn circles_in(source_root: &Path) -> Vec<BTreeSet<String>> {
                 (!declared.contains(' ')).then(|| declared.to_string())
             })
             .collect();
-        for path in paths_in(code) {
+        for path in paths_in(code, &children) {
             let Some(target) = absolute(module, &children, &path).and_then(|a| resolve(&a)) else {
                 continue;
             };
@@ -297,24 +204,77 @@ fn no_file_imports_one_that_imports_it() {
     assert_none("these known circles are gone: take them off KNOWN_CIRCLES", gone);
 }
 
-#[test]
-fn a_circle_is_found_through_super_and_a_child() {
-    let dir = std::env::temp_dir().join(format!("tidy-circles-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("parent")).unwrap();
-    std::fs::write(dir.join("lib.rs"), "mod parent;\nmod leaf;\n").unwrap();
-    std::fs::write(dir.join("leaf.rs"), "pub struct Leaf;\n").unwrap();
-    std::fs::write(
-        dir.join("parent/mod.rs"),
-        "mod child;\nuse child::run;\npub struct Kept;\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("parent/child.rs"),
-        "use super::Kept;\nuse crate::leaf::Leaf;\n",
-    )
-    .unwrap();
+/// The circles `circles_in` finds in a planted crate of `files`.
+fn planted(name: &str, files: &[(&str, &str)]) -> Vec<BTreeSet<String>> {
+    let dir = std::env::temp_dir().join(format!("tidy-circles-{name}-{}", std::process::id()));
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
     let found = circles_in(&dir);
     std::fs::remove_dir_all(&dir).unwrap();
-    let expected: BTreeSet<String> = ["parent".to_string(), "parent::child".to_string()].into();
-    assert_eq!(found, vec![expected]);
+    found
+}
+
+/// A parent and its child that use each other, each way written as
+/// `parent` and `child` say; `None` where the two do not form a circle.
+fn parent_and_child(name: &str, parent: &str, child: &str) -> Vec<BTreeSet<String>> {
+    let parent = format!("mod child;\npub struct Kept;\n{parent}\n");
+    planted(
+        name,
+        &[
+            ("lib.rs", "mod parent;\nmod leaf;\n"),
+            ("leaf.rs", "pub struct Leaf;\n"),
+            ("parent/mod.rs", &parent),
+            ("parent/child.rs", &format!("pub fn run() {{}}\n{child}\n")),
+        ],
+    )
+}
+
+#[test]
+fn a_circle_is_found_through_each_form_of_path() {
+    let circle: BTreeSet<String> = ["parent".to_string(), "parent::child".to_string()].into();
+    let forms = [
+        ("use-child", "use child::run;", "use super::Kept;"),
+        ("bare-child", "fn f() { child::run() }", "use super::Kept;"),
+        ("self-child", "fn f() { self::child::run() }", "use super::Kept;"),
+        (
+            "super-in-code",
+            "use child::run;",
+            "fn f() -> super::Kept { super::Kept }",
+        ),
+        (
+            "crate-in-code",
+            "use child::run;",
+            "fn f() -> crate::parent::Kept { todo!() }",
+        ),
+        ("use-crate", "use self::child::run;", "use crate::parent::Kept;"),
+        ("use-braced", "use child::{run};", "use super::{Kept as K};"),
+    ];
+    for (name, parent, child) in forms {
+        assert_eq!(parent_and_child(name, parent, child), vec![circle.clone()], "{name}");
+    }
+}
+
+#[test]
+fn what_is_not_a_path_to_a_module_makes_no_circle() {
+    let none: Vec<BTreeSet<String>> = Vec::new();
+    let forms = [
+        // Only the child uses the parent.
+        ("one-way", "", "use super::Kept;"),
+        // A local `child` variable's method, a comment, another crate's path.
+        (
+            "not-paths",
+            "fn f(child: u8) -> u8 { child.max(1) } // child::run()",
+            "use std::fmt;",
+        ),
+        // A token template's paths are the generated crate's.
+        ("template", "use child::run;", "fn f() { quote! { use super::Kept; } }"),
+        // A sibling reached through `super::{…}` is not the parent.
+        ("sibling", "use child::run;", "use super::{super::leaf::Leaf};"),
+    ];
+    for (name, parent, child) in forms {
+        assert_eq!(parent_and_child(name, parent, child), none, "{name}");
+    }
 }

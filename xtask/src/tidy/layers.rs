@@ -13,8 +13,8 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["api-shared", "serving-checks"],
     ),
     (
-        "the generator, and the runtime generated code runs on",
-        &["xtask", "api-runtime"],
+        "the generator, and the runtimes generated code runs on",
+        &["xtask", "api-runtime", "api-client-runtime"],
     ),
     (
         "generated crates",
@@ -115,4 +115,25 @@ fn api_runtime_knows_no_spec() {
         "api-runtime must serve any generated contract, and names a spec",
         offenders,
     );
+}
+
+/// api-runtime's core (what the generated tables describe) does not reach
+/// up into `serving/` (serving a service as a process), which builds on
+/// it: a path to `serving` anywhere in the core's code is an offender.
+/// The crate root is the facade, and declares it.
+#[test]
+fn api_runtime_core_does_not_reach_into_serving() {
+    let source = workspace_root().join("crates/api-runtime/src");
+    let mut files = Vec::new();
+    super::walk(&source, &mut files);
+    let offenders = files
+        .iter()
+        .filter(|file| !file.starts_with(source.join("serving")) && !file.ends_with("lib.rs"))
+        .filter(|file| {
+            let code = super::paths::code_of(&std::fs::read_to_string(file).unwrap());
+            code.contains("serving::") || code.contains("use serving") || code.contains("super::serving")
+        })
+        .map(|file| file.strip_prefix(&source).unwrap().display().to_string())
+        .collect();
+    assert_none("these files of api-runtime's core use `serving/`", offenders);
 }

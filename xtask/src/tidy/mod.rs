@@ -7,8 +7,10 @@
 //! every generated file starts with.
 
 mod circles;
+mod functions;
 mod layers;
 mod links;
+mod paths;
 
 use std::path::{Path, PathBuf};
 
@@ -99,9 +101,17 @@ fn is_generated(path: &Path) -> bool {
     says_generated(&std::fs::read_to_string(path).unwrap_or_default())
 }
 
-/// A generated file says so in its first lines (`// @generated ...`).
+/// A generated file says so in its first lines, as a comment that opens
+/// with the marker (`// @generated ...`, `# @generated ...`); a doc that
+/// only mentions the marker is hand-written.
 fn says_generated(text: &str) -> bool {
-    text.lines().take(3).any(|line| line.contains("@generated"))
+    text.lines().take(3).any(|line| {
+        let line = line.trim_start();
+        ["//", "#", "/*"]
+            .iter()
+            .find_map(|marker| line.strip_prefix(marker))
+            .is_some_and(|comment| comment.trim_start().starts_with("@generated"))
+    })
 }
 
 fn read(relative: &str) -> String {

@@ -4,8 +4,8 @@
 //! never a panic. (The kitchen sink, compiled and served by the workspace,
 //! proves the generated code of every mapped construct builds and runs.)
 
+use xtask::codegen::document::SpecErrors;
 use xtask::codegen::generate_all;
-use xtask::codegen::spec::SpecErrors;
 use xtask::designer::lint::Severity;
 
 fn real_spec() -> String {

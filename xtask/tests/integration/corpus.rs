@@ -67,7 +67,7 @@ fn only_listed_operations_are_left_out_and_the_header_says_so() {
             continue;
         };
         listed += 1;
-        let entries = xtask::codegen::spec::leave_out::parse_list(&path, &text).unwrap();
+        let entries = xtask::codegen::document::leave_out::parse_list(&path, &text).unwrap();
         assert_eq!(spec.left_out.len(), entries.len(), "{}", spec.file);
         let Ok(files) = &spec.outcome else { continue };
         for file in files {

@@ -1,8 +1,8 @@
 //! Every kind of bad spec gets an error that names its location, never a
 //! panic. Each case edits a copy of the real spec.
 
+use xtask::codegen::document::{SpecError, SpecErrors};
 use xtask::codegen::generate_all;
-use xtask::codegen::spec::{SpecError, SpecErrors};
 
 fn real_spec() -> String {
     std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/petstore.yaml")).unwrap()
@@ -133,7 +133,7 @@ fn path_variable_without_parameter_is_read_as_a_string() {
         "      parameters:\n        - name: petId\n          in: path\n          required: true\n          description: The identifier of the pet to return.\n          schema:\n            type: integer\n            format: int64\n",
         "",
     );
-    let (_, tolerated) = xtask::codegen::spec::tolerate::tolerate(&spec);
+    let (_, tolerated) = xtask::codegen::document::tolerate::tolerate(&spec);
     assert_eq!(tolerated.len(), 1, "{tolerated:?}");
     assert_eq!(tolerated[0].location, "paths./pets/{petId}.get.parameters");
     assert!(

@@ -13,8 +13,7 @@ use super::cors::Allowed;
 use super::in_flight::InFlightGuard;
 use super::request_ids::RequestIds;
 use super::request_lines::{RequestLines, Started};
-use super::state::Serving;
-use crate::auth::Authenticator;
+use super::state::{Served, Serving};
 use crate::contract::{Contract, Operation};
 use crate::reply::Reply;
 
@@ -33,7 +32,7 @@ pub struct Answering {
 
 impl Answering {
     /// Called first by every generated endpoint.
-    pub fn start<A: Authenticator>(rqctx: &RequestContext<A>) -> Answering {
+    pub fn start<A: Served>(rqctx: &RequestContext<A>) -> Answering {
         let serving = rqctx.context().serving();
         Answering {
             _in_flight: serving.map(|serving| serving.in_flight().enter()),
@@ -49,7 +48,7 @@ impl Answering {
     /// The answer to a CORS preflight, for an operation whose path
     /// documents `OPTIONS` itself (called before authentication: a
     /// preflight carries no credentials); `operations` are the path's.
-    pub fn preflight<A: Authenticator, C: Contract>(
+    pub fn preflight<A: Served, C: Contract>(
         &self,
         handlers: &A,
         request: &RequestInfo,
@@ -73,7 +72,11 @@ impl Answering {
         if let Some((lines, started)) = &self.line {
             lines.write(started, self.started, &self.ids, reply.status().as_u16());
         }
-        reply.name_request_ids(&self.ids);
+        if let Some(body) = reply.server_error_body_mut()
+            && let Some(named) = super::request_ids::named_in(body, &self.ids)
+        {
+            *body = named;
+        }
         self.cors.add_headers(operation, reply.headers_mut());
         reply
     }

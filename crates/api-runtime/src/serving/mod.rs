@@ -45,4 +45,4 @@ pub use options::{ConnectionLimits, ServeOptions, Switch};
 pub use origins::Cors;
 pub use request_lines::RequestLines;
 pub use running::{Running, Settings, serve};
-pub use state::{Readiness, Serving};
+pub use state::{Readiness, Served, Serving};

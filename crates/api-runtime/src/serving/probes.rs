@@ -16,7 +16,7 @@ use std::time::Duration;
 use dropshot::{ApiDescription, ApiEndpoint, ApiEndpointVersions, Body, HttpError, RequestContext};
 use http::{Method, Response, StatusCode};
 
-use crate::auth::Authenticator;
+use super::state::Served;
 
 pub const HEALTHZ: &str = "/healthz";
 pub const READYZ: &str = "/readyz";
@@ -29,7 +29,7 @@ pub const PROBE_PATHS: [&str; 2] = [HEALTHZ, READYZ];
 pub const READY_WITHIN: Duration = Duration::from_secs(1);
 
 /// Registers both probes on `api` (hidden: not in any version's document).
-pub fn register<C: Authenticator>(api: &mut ApiDescription<C>) -> Result<(), String> {
+pub fn register<C: Served>(api: &mut ApiDescription<C>) -> Result<(), String> {
     let json = "application/json";
     let healthz = ApiEndpoint::new(
         "healthz".into(),
@@ -53,11 +53,11 @@ pub fn register<C: Authenticator>(api: &mut ApiDescription<C>) -> Result<(), Str
     Ok(())
 }
 
-async fn healthz<C: Authenticator>(_: RequestContext<C>) -> Result<Response<Body>, HttpError> {
+async fn healthz<C: Served>(_: RequestContext<C>) -> Result<Response<Body>, HttpError> {
     Ok(answer(StatusCode::OK, serde_json::json!({"status": "ok"})))
 }
 
-async fn readyz<C: Authenticator>(rqctx: RequestContext<C>) -> Result<Response<Body>, HttpError> {
+async fn readyz<C: Served>(rqctx: RequestContext<C>) -> Result<Response<Body>, HttpError> {
     let not_ready = |reason: String| {
         answer(
             StatusCode::SERVICE_UNAVAILABLE,

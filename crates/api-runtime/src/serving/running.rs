@@ -22,7 +22,7 @@ use super::origins::Cors;
 use super::probes;
 use super::process_limits;
 use super::shutdown::{ListeningSocket, StopSignals, stop_serving};
-use crate::auth::Authenticator;
+use super::state::Served;
 
 /// What differs between services, beside their endpoints.
 pub struct Settings {
@@ -43,7 +43,7 @@ impl Default for Settings {
 }
 
 /// A service being served; see the module's documentation.
-pub struct Running<C: Authenticator> {
+pub struct Running<C: Served> {
     server: HttpServer<C>,
     metrics: Option<HttpServer<()>>,
     listener: Option<ListeningSocket>,
@@ -62,7 +62,7 @@ impl ServeOptions {
     }
 }
 
-impl<C: Authenticator> Running<C> {
+impl<C: Served> Running<C> {
     /// Serves `service` by `api` (its endpoints, without `/metrics`:
     /// the generated `register_endpoints`), with the probes and, beside
     /// them or on `--metrics-bind`, `/metrics`. The signals are caught
@@ -77,11 +77,9 @@ impl<C: Authenticator> Running<C> {
     ) -> Result<Running<C>, String> {
         let log = service_log.logger.clone();
         let Some(serving) = service.serving() else {
-            return Err(
-                "the service gives no `runtime::serving::Serving` (`Authenticator::serving`): \
+            return Err("the service gives no `runtime::serving::Serving` (`Served::serving`): \
                  its requests could not be waited for at shutdown"
-                    .into(),
-            );
+                .into());
         };
         if let Some(lines) = service_log.request_lines() {
             serving.write_request_lines(lines);
@@ -214,7 +212,7 @@ pub fn start_metrics(bind: SocketAddr, log: Logger) -> Result<HttpServer<()>, St
 /// [`Running::start`], `Serving http://ADDR<base_path>` on stdout's first
 /// line (and `Metrics at ...` with `--metrics-bind`), then
 /// [`Running::until_stopped`]. What a generated service's `main` calls.
-pub async fn serve<C: Authenticator>(
+pub async fn serve<C: Served>(
     options: &ServeOptions,
     service: C,
     api: ApiDescription<C>,

@@ -2,9 +2,9 @@
 //! the requests being answered, whether a drain has started, how
 //! readiness is told, and which origins may call it (CORS).
 //!
-//! A service holds one [`Serving`] and gives it through
-//! `Authenticator::serving` (every generated handlers trait extends
-//! `Authenticator`): the generated layer counts each request in it
+//! A service holds one [`Serving`] and gives it through [`Served`] (every
+//! generated handlers trait extends it): the generated layer counts each
+//! request in it
 //! ([`super::Answering`]), so that a shutdown waits for exactly those, and
 //! `/readyz` asks its readiness. It belongs to the service, not to the
 //! process: tests run several servers in one process.
@@ -21,6 +21,19 @@ use super::request_lines::RequestLines;
 /// How `/readyz` learns whether the service can answer: `Err` says why
 /// not (the database is down, read-only, ...).
 pub type Readiness = Box<dyn Fn() -> BoxFuture<'static, Result<(), String>> + Send + Sync>;
+
+/// How a service gives the state it is served with: the generated layer
+/// counts every request in it, so that a shutdown waits for them, and
+/// `/readyz` asks its readiness. Every generated handlers trait extends
+/// it, beside `Authenticator`.
+pub trait Served: Send + Sync + 'static {
+    /// The service's [`Serving`]; `None` (the default) for a service
+    /// served otherwise, as by a test's own `ServerBuilder`:
+    /// [`super::Running::start`] refuses it.
+    fn serving(&self) -> Option<&Serving> {
+        None
+    }
+}
 
 /// A served service's shared state; see the module's documentation.
 #[derive(Default)]

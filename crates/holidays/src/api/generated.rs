@@ -1645,7 +1645,7 @@ Gets the schema for the JSON API as a yaml file.*/
 /**What a `Canada Holidays API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait CanadaHolidaysApiHandlers: runtime::Authenticator {
+pub trait CanadaHolidaysApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**root
 
 Returns a welcome message.*/
@@ -1989,7 +1989,7 @@ pub fn register_endpoints<H: CanadaHolidaysApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ROOT],
                             ) {
@@ -2019,7 +2019,7 @@ pub fn register_endpoints<H: CanadaHolidaysApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/holidays"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HOLIDAYS],
                             ) {
@@ -2052,7 +2052,7 @@ pub fn register_endpoints<H: CanadaHolidaysApiHandlers>(
                             _: runtime::Parameters<Holiday>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HOLIDAY],
                             ) {
@@ -2082,7 +2082,7 @@ pub fn register_endpoints<H: CanadaHolidaysApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/provinces"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROVINCES],
                             ) {
@@ -2118,7 +2118,7 @@ pub fn register_endpoints<H: CanadaHolidaysApiHandlers>(
                             _: runtime::Parameters<Province>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROVINCE],
                             ) {
@@ -2148,7 +2148,7 @@ pub fn register_endpoints<H: CanadaHolidaysApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/spec"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SPEC],
                             ) {
@@ -2178,7 +2178,7 @@ pub fn register_endpoints<H: CanadaHolidaysApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -38650,7 +38650,7 @@ pub trait JsonSchemaTestSuiteApi {
 /**What a `JSON Schema Test Suite` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait JsonSchemaTestSuiteHandlers: runtime::Authenticator {
+pub trait JsonSchemaTestSuiteHandlers: runtime::Authenticator + runtime::serving::Served {
     ///additionalProperties being false does not allow other properties
     fn additional_properties_0(
         &self,
@@ -54154,7 +54154,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_0],
                             ) {
@@ -54184,7 +54184,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_1],
                             ) {
@@ -54214,7 +54214,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_2],
                             ) {
@@ -54244,7 +54244,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_3],
                             ) {
@@ -54274,7 +54274,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_4],
                             ) {
@@ -54304,7 +54304,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_5],
                             ) {
@@ -54334,7 +54334,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_6],
                             ) {
@@ -54364,7 +54364,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_7],
                             ) {
@@ -54394,7 +54394,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/additionalProperties/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_PROPERTIES_8],
                             ) {
@@ -54424,7 +54424,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_0],
                             ) {
@@ -54454,7 +54454,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_1],
                             ) {
@@ -54484,7 +54484,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_10],
                             ) {
@@ -54514,7 +54514,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/11"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_11],
                             ) {
@@ -54544,7 +54544,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_2],
                             ) {
@@ -54574,7 +54574,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_3],
                             ) {
@@ -54604,7 +54604,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_4],
                             ) {
@@ -54634,7 +54634,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_5],
                             ) {
@@ -54664,7 +54664,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_6],
                             ) {
@@ -54694,7 +54694,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_7],
                             ) {
@@ -54724,7 +54724,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_8],
                             ) {
@@ -54754,7 +54754,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/allOf/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ALL_OF_9],
                             ) {
@@ -54784,7 +54784,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/anyOf/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANY_OF_0],
                             ) {
@@ -54814,7 +54814,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/anyOf/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANY_OF_1],
                             ) {
@@ -54844,7 +54844,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/anyOf/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANY_OF_2],
                             ) {
@@ -54874,7 +54874,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/anyOf/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANY_OF_3],
                             ) {
@@ -54904,7 +54904,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/anyOf/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANY_OF_4],
                             ) {
@@ -54934,7 +54934,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/anyOf/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANY_OF_5],
                             ) {
@@ -54964,7 +54964,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/anyOf/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANY_OF_6],
                             ) {
@@ -54994,7 +54994,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/anyOf/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANY_OF_7],
                             ) {
@@ -55024,7 +55024,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/boolean_schema/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BOOLEAN_SCHEMA_0],
                             ) {
@@ -55054,7 +55054,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/boolean_schema/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BOOLEAN_SCHEMA_1],
                             ) {
@@ -55084,7 +55084,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_0],
                             ) {
@@ -55114,7 +55114,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_1],
                             ) {
@@ -55144,7 +55144,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_10],
                             ) {
@@ -55174,7 +55174,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/11"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_11],
                             ) {
@@ -55204,7 +55204,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/12"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_12],
                             ) {
@@ -55234,7 +55234,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/13"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_13],
                             ) {
@@ -55264,7 +55264,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/14"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_14],
                             ) {
@@ -55294,7 +55294,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/15"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_15],
                             ) {
@@ -55324,7 +55324,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/16"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_16],
                             ) {
@@ -55354,7 +55354,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_2],
                             ) {
@@ -55384,7 +55384,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_3],
                             ) {
@@ -55414,7 +55414,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_4],
                             ) {
@@ -55444,7 +55444,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_5],
                             ) {
@@ -55474,7 +55474,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_6],
                             ) {
@@ -55504,7 +55504,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_7],
                             ) {
@@ -55534,7 +55534,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_8],
                             ) {
@@ -55564,7 +55564,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/const/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONST_9],
                             ) {
@@ -55594,7 +55594,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/contains/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTAINS_0],
                             ) {
@@ -55624,7 +55624,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/contains/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTAINS_1],
                             ) {
@@ -55654,7 +55654,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/contains/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTAINS_2],
                             ) {
@@ -55684,7 +55684,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/contains/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTAINS_3],
                             ) {
@@ -55714,7 +55714,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/contains/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTAINS_4],
                             ) {
@@ -55744,7 +55744,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/contains/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTAINS_5],
                             ) {
@@ -55774,7 +55774,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/contains/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTAINS_6],
                             ) {
@@ -55804,7 +55804,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/content/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTENT_0],
                             ) {
@@ -55834,7 +55834,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/content/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTENT_1],
                             ) {
@@ -55864,7 +55864,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/content/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTENT_2],
                             ) {
@@ -55894,7 +55894,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/content/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTENT_3],
                             ) {
@@ -55924,7 +55924,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/default/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEFAULT_0],
                             ) {
@@ -55954,7 +55954,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/default/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEFAULT_1],
                             ) {
@@ -55984,7 +55984,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/default/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEFAULT_2],
                             ) {
@@ -56014,7 +56014,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/dependentRequired/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEPENDENT_REQUIRED_0],
                             ) {
@@ -56044,7 +56044,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/dependentRequired/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEPENDENT_REQUIRED_1],
                             ) {
@@ -56074,7 +56074,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/dependentRequired/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEPENDENT_REQUIRED_2],
                             ) {
@@ -56104,7 +56104,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/dependentRequired/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEPENDENT_REQUIRED_3],
                             ) {
@@ -56134,7 +56134,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/dependentSchemas/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEPENDENT_SCHEMAS_0],
                             ) {
@@ -56164,7 +56164,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/dependentSchemas/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEPENDENT_SCHEMAS_1],
                             ) {
@@ -56194,7 +56194,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/dependentSchemas/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEPENDENT_SCHEMAS_2],
                             ) {
@@ -56224,7 +56224,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/dependentSchemas/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEPENDENT_SCHEMAS_3],
                             ) {
@@ -56254,7 +56254,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_0],
                             ) {
@@ -56284,7 +56284,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_1],
                             ) {
@@ -56314,7 +56314,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_10],
                             ) {
@@ -56344,7 +56344,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/11"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_11],
                             ) {
@@ -56374,7 +56374,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/12"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_12],
                             ) {
@@ -56404,7 +56404,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/13"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_13],
                             ) {
@@ -56434,7 +56434,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/14"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_14],
                             ) {
@@ -56464,7 +56464,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_2],
                             ) {
@@ -56494,7 +56494,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_3],
                             ) {
@@ -56524,7 +56524,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_4],
                             ) {
@@ -56554,7 +56554,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_5],
                             ) {
@@ -56584,7 +56584,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_6],
                             ) {
@@ -56614,7 +56614,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_7],
                             ) {
@@ -56644,7 +56644,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_8],
                             ) {
@@ -56674,7 +56674,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/enum/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_9],
                             ) {
@@ -56704,7 +56704,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/exclusiveMaximum/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXCLUSIVE_MAXIMUM_0],
                             ) {
@@ -56734,7 +56734,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/exclusiveMinimum/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXCLUSIVE_MINIMUM_0],
                             ) {
@@ -56764,7 +56764,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_0],
                             ) {
@@ -56794,7 +56794,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_1],
                             ) {
@@ -56824,7 +56824,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_10],
                             ) {
@@ -56854,7 +56854,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/11"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_11],
                             ) {
@@ -56884,7 +56884,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/12"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_12],
                             ) {
@@ -56914,7 +56914,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/13"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_13],
                             ) {
@@ -56944,7 +56944,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/14"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_14],
                             ) {
@@ -56974,7 +56974,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/15"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_15],
                             ) {
@@ -57004,7 +57004,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/16"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_16],
                             ) {
@@ -57034,7 +57034,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/17"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_17],
                             ) {
@@ -57064,7 +57064,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/18"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_18],
                             ) {
@@ -57094,7 +57094,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_2],
                             ) {
@@ -57124,7 +57124,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_3],
                             ) {
@@ -57154,7 +57154,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_4],
                             ) {
@@ -57184,7 +57184,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_5],
                             ) {
@@ -57214,7 +57214,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_6],
                             ) {
@@ -57244,7 +57244,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_7],
                             ) {
@@ -57274,7 +57274,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_8],
                             ) {
@@ -57304,7 +57304,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/format/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORMAT_9],
                             ) {
@@ -57334,7 +57334,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_0],
                             ) {
@@ -57364,7 +57364,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_1],
                             ) {
@@ -57394,7 +57394,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_10],
                             ) {
@@ -57424,7 +57424,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/11"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_11],
                             ) {
@@ -57454,7 +57454,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_2],
                             ) {
@@ -57484,7 +57484,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_3],
                             ) {
@@ -57514,7 +57514,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_4],
                             ) {
@@ -57544,7 +57544,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_5],
                             ) {
@@ -57574,7 +57574,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_6],
                             ) {
@@ -57604,7 +57604,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_7],
                             ) {
@@ -57634,7 +57634,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_8],
                             ) {
@@ -57664,7 +57664,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/if-then-else/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IF_THEN_ELSE_9],
                             ) {
@@ -57694,7 +57694,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/infinite-loop-detection/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INFINITE_LOOP_DETECTION_0],
                             ) {
@@ -57724,7 +57724,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_0],
                             ) {
@@ -57754,7 +57754,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_1],
                             ) {
@@ -57784,7 +57784,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_2],
                             ) {
@@ -57814,7 +57814,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_3],
                             ) {
@@ -57844,7 +57844,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_4],
                             ) {
@@ -57874,7 +57874,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_5],
                             ) {
@@ -57904,7 +57904,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_6],
                             ) {
@@ -57934,7 +57934,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_7],
                             ) {
@@ -57964,7 +57964,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_8],
                             ) {
@@ -57994,7 +57994,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/items/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ITEMS_9],
                             ) {
@@ -58024,7 +58024,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxContains/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_CONTAINS_0],
                             ) {
@@ -58054,7 +58054,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxContains/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_CONTAINS_1],
                             ) {
@@ -58084,7 +58084,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxContains/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_CONTAINS_2],
                             ) {
@@ -58114,7 +58114,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxContains/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_CONTAINS_3],
                             ) {
@@ -58144,7 +58144,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxContains/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_CONTAINS_4],
                             ) {
@@ -58174,7 +58174,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxItems/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_ITEMS_0],
                             ) {
@@ -58204,7 +58204,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxItems/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_ITEMS_1],
                             ) {
@@ -58234,7 +58234,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxLength/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_LENGTH_0],
                             ) {
@@ -58264,7 +58264,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxLength/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_LENGTH_1],
                             ) {
@@ -58294,7 +58294,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxProperties/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_PROPERTIES_0],
                             ) {
@@ -58324,7 +58324,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxProperties/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_PROPERTIES_1],
                             ) {
@@ -58354,7 +58354,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maxProperties/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAX_PROPERTIES_2],
                             ) {
@@ -58384,7 +58384,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maximum/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAXIMUM_0],
                             ) {
@@ -58414,7 +58414,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/maximum/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MAXIMUM_1],
                             ) {
@@ -58444,7 +58444,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minContains/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_CONTAINS_0],
                             ) {
@@ -58474,7 +58474,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minContains/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_CONTAINS_1],
                             ) {
@@ -58504,7 +58504,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minContains/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_CONTAINS_2],
                             ) {
@@ -58534,7 +58534,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minContains/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_CONTAINS_3],
                             ) {
@@ -58564,7 +58564,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minContains/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_CONTAINS_4],
                             ) {
@@ -58594,7 +58594,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minContains/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_CONTAINS_5],
                             ) {
@@ -58624,7 +58624,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minContains/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_CONTAINS_6],
                             ) {
@@ -58654,7 +58654,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minContains/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_CONTAINS_7],
                             ) {
@@ -58684,7 +58684,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minItems/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_ITEMS_0],
                             ) {
@@ -58714,7 +58714,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minItems/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_ITEMS_1],
                             ) {
@@ -58744,7 +58744,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minLength/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_LENGTH_0],
                             ) {
@@ -58774,7 +58774,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minLength/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_LENGTH_1],
                             ) {
@@ -58804,7 +58804,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minProperties/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_PROPERTIES_0],
                             ) {
@@ -58834,7 +58834,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minProperties/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MIN_PROPERTIES_1],
                             ) {
@@ -58864,7 +58864,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minimum/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MINIMUM_0],
                             ) {
@@ -58894,7 +58894,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/minimum/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MINIMUM_1],
                             ) {
@@ -58924,7 +58924,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/multipleOf/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MULTIPLE_OF_0],
                             ) {
@@ -58954,7 +58954,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/multipleOf/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MULTIPLE_OF_1],
                             ) {
@@ -58984,7 +58984,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/multipleOf/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MULTIPLE_OF_2],
                             ) {
@@ -59014,7 +59014,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/multipleOf/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MULTIPLE_OF_3],
                             ) {
@@ -59044,7 +59044,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/multipleOf/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MULTIPLE_OF_4],
                             ) {
@@ -59074,7 +59074,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_0],
                             ) {
@@ -59104,7 +59104,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_1],
                             ) {
@@ -59134,7 +59134,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_2],
                             ) {
@@ -59164,7 +59164,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_3],
                             ) {
@@ -59194,7 +59194,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_4],
                             ) {
@@ -59224,7 +59224,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_5],
                             ) {
@@ -59254,7 +59254,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_6],
                             ) {
@@ -59284,7 +59284,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_7],
                             ) {
@@ -59314,7 +59314,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/not/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&NOT_8],
                             ) {
@@ -59344,7 +59344,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_0],
                             ) {
@@ -59374,7 +59374,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_1],
                             ) {
@@ -59404,7 +59404,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_10],
                             ) {
@@ -59434,7 +59434,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_2],
                             ) {
@@ -59464,7 +59464,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_3],
                             ) {
@@ -59494,7 +59494,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_4],
                             ) {
@@ -59524,7 +59524,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_5],
                             ) {
@@ -59554,7 +59554,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_6],
                             ) {
@@ -59584,7 +59584,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_7],
                             ) {
@@ -59614,7 +59614,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_8],
                             ) {
@@ -59644,7 +59644,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/oneOf/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ONE_OF_9],
                             ) {
@@ -59674,7 +59674,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -59704,7 +59704,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/pattern/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_0],
                             ) {
@@ -59734,7 +59734,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/pattern/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_1],
                             ) {
@@ -59764,7 +59764,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/pattern/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_2],
                             ) {
@@ -59794,7 +59794,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/patternProperties/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_PROPERTIES_0],
                             ) {
@@ -59824,7 +59824,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/patternProperties/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_PROPERTIES_1],
                             ) {
@@ -59854,7 +59854,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/patternProperties/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_PROPERTIES_2],
                             ) {
@@ -59884,7 +59884,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/patternProperties/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_PROPERTIES_3],
                             ) {
@@ -59914,7 +59914,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/patternProperties/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_PROPERTIES_4],
                             ) {
@@ -59944,7 +59944,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/patternProperties/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATTERN_PROPERTIES_5],
                             ) {
@@ -59974,7 +59974,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/prefixItems/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREFIX_ITEMS_0],
                             ) {
@@ -60004,7 +60004,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/prefixItems/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREFIX_ITEMS_1],
                             ) {
@@ -60034,7 +60034,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/prefixItems/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREFIX_ITEMS_2],
                             ) {
@@ -60064,7 +60064,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/prefixItems/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREFIX_ITEMS_3],
                             ) {
@@ -60094,7 +60094,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/properties/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTIES_0],
                             ) {
@@ -60124,7 +60124,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/properties/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTIES_1],
                             ) {
@@ -60154,7 +60154,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/properties/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTIES_2],
                             ) {
@@ -60184,7 +60184,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/properties/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTIES_3],
                             ) {
@@ -60214,7 +60214,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/properties/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTIES_4],
                             ) {
@@ -60244,7 +60244,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/properties/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTIES_5],
                             ) {
@@ -60274,7 +60274,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/propertyNames/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTY_NAMES_0],
                             ) {
@@ -60304,7 +60304,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/propertyNames/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTY_NAMES_1],
                             ) {
@@ -60334,7 +60334,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/propertyNames/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTY_NAMES_2],
                             ) {
@@ -60364,7 +60364,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/propertyNames/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTY_NAMES_3],
                             ) {
@@ -60394,7 +60394,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/propertyNames/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTY_NAMES_4],
                             ) {
@@ -60424,7 +60424,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/propertyNames/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROPERTY_NAMES_5],
                             ) {
@@ -60454,7 +60454,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_0],
                             ) {
@@ -60484,7 +60484,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_1],
                             ) {
@@ -60514,7 +60514,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_10],
                             ) {
@@ -60544,7 +60544,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/12"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_12],
                             ) {
@@ -60574,7 +60574,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/13"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_13],
                             ) {
@@ -60604,7 +60604,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/14"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_14],
                             ) {
@@ -60634,7 +60634,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_2],
                             ) {
@@ -60664,7 +60664,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_3],
                             ) {
@@ -60694,7 +60694,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/35"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_35],
                             ) {
@@ -60724,7 +60724,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_4],
                             ) {
@@ -60754,7 +60754,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_5],
                             ) {
@@ -60784,7 +60784,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_7],
                             ) {
@@ -60814,7 +60814,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_8],
                             ) {
@@ -60844,7 +60844,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/ref/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REF_9],
                             ) {
@@ -60874,7 +60874,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/required/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REQUIRED_0],
                             ) {
@@ -60904,7 +60904,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/required/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REQUIRED_1],
                             ) {
@@ -60934,7 +60934,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/required/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REQUIRED_2],
                             ) {
@@ -60964,7 +60964,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/required/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REQUIRED_3],
                             ) {
@@ -60994,7 +60994,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/required/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REQUIRED_4],
                             ) {
@@ -61024,7 +61024,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_0],
                             ) {
@@ -61054,7 +61054,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_1],
                             ) {
@@ -61084,7 +61084,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_10],
                             ) {
@@ -61114,7 +61114,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_2],
                             ) {
@@ -61144,7 +61144,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_3],
                             ) {
@@ -61174,7 +61174,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_4],
                             ) {
@@ -61204,7 +61204,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_5],
                             ) {
@@ -61234,7 +61234,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_6],
                             ) {
@@ -61264,7 +61264,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_7],
                             ) {
@@ -61294,7 +61294,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_8],
                             ) {
@@ -61324,7 +61324,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/type/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TYPE_9],
                             ) {
@@ -61354,7 +61354,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_0],
                             ) {
@@ -61384,7 +61384,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_1],
                             ) {
@@ -61414,7 +61414,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_10],
                             ) {
@@ -61444,7 +61444,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/11"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_11],
                             ) {
@@ -61474,7 +61474,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/12"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_12],
                             ) {
@@ -61504,7 +61504,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/13"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_13],
                             ) {
@@ -61534,7 +61534,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/14"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_14],
                             ) {
@@ -61564,7 +61564,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/15"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_15],
                             ) {
@@ -61594,7 +61594,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/16"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_16],
                             ) {
@@ -61624,7 +61624,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/17"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_17],
                             ) {
@@ -61654,7 +61654,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/19"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_19],
                             ) {
@@ -61684,7 +61684,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_2],
                             ) {
@@ -61714,7 +61714,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/20"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_20],
                             ) {
@@ -61744,7 +61744,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/21"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_21],
                             ) {
@@ -61774,7 +61774,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/22"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_22],
                             ) {
@@ -61804,7 +61804,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/23"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_23],
                             ) {
@@ -61834,7 +61834,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/24"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_24],
                             ) {
@@ -61864,7 +61864,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/25"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_25],
                             ) {
@@ -61894,7 +61894,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/26"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_26],
                             ) {
@@ -61924,7 +61924,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/27"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_27],
                             ) {
@@ -61954,7 +61954,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/28"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_28],
                             ) {
@@ -61984,7 +61984,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_3],
                             ) {
@@ -62014,7 +62014,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_4],
                             ) {
@@ -62044,7 +62044,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_5],
                             ) {
@@ -62074,7 +62074,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_6],
                             ) {
@@ -62104,7 +62104,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_7],
                             ) {
@@ -62134,7 +62134,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_8],
                             ) {
@@ -62164,7 +62164,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedItems/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_ITEMS_9],
                             ) {
@@ -62194,7 +62194,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_0],
                             ) {
@@ -62224,7 +62224,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_1],
                             ) {
@@ -62254,7 +62254,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/10"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_10],
                             ) {
@@ -62284,7 +62284,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/11"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_11],
                             ) {
@@ -62314,7 +62314,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/12"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_12],
                             ) {
@@ -62344,7 +62344,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/13"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_13],
                             ) {
@@ -62374,7 +62374,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/14"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_14],
                             ) {
@@ -62404,7 +62404,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/15"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_15],
                             ) {
@@ -62434,7 +62434,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/16"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_16],
                             ) {
@@ -62464,7 +62464,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/17"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_17],
                             ) {
@@ -62494,7 +62494,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/18"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_18],
                             ) {
@@ -62524,7 +62524,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/19"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_19],
                             ) {
@@ -62554,7 +62554,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_2],
                             ) {
@@ -62584,7 +62584,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/20"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_20],
                             ) {
@@ -62614,7 +62614,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/22"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_22],
                             ) {
@@ -62644,7 +62644,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/23"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_23],
                             ) {
@@ -62674,7 +62674,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/24"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_24],
                             ) {
@@ -62704,7 +62704,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/25"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_25],
                             ) {
@@ -62734,7 +62734,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/26"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_26],
                             ) {
@@ -62764,7 +62764,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/27"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_27],
                             ) {
@@ -62794,7 +62794,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/28"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_28],
                             ) {
@@ -62824,7 +62824,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/29"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_29],
                             ) {
@@ -62854,7 +62854,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_3],
                             ) {
@@ -62884,7 +62884,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/30"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_30],
                             ) {
@@ -62914,7 +62914,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/31"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_31],
                             ) {
@@ -62944,7 +62944,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/32"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_32],
                             ) {
@@ -62974,7 +62974,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/33"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_33],
                             ) {
@@ -63004,7 +63004,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/34"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_34],
                             ) {
@@ -63034,7 +63034,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/35"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_35],
                             ) {
@@ -63064,7 +63064,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/36"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_36],
                             ) {
@@ -63094,7 +63094,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/37"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_37],
                             ) {
@@ -63124,7 +63124,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/38"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_38],
                             ) {
@@ -63154,7 +63154,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/39"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_39],
                             ) {
@@ -63184,7 +63184,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_4],
                             ) {
@@ -63214,7 +63214,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/40"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_40],
                             ) {
@@ -63244,7 +63244,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/41"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_41],
                             ) {
@@ -63274,7 +63274,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/42"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_42],
                             ) {
@@ -63304,7 +63304,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/43"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_43],
                             ) {
@@ -63334,7 +63334,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_5],
                             ) {
@@ -63364,7 +63364,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_6],
                             ) {
@@ -63394,7 +63394,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_7],
                             ) {
@@ -63424,7 +63424,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_8],
                             ) {
@@ -63454,7 +63454,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/unevaluatedProperties/9"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNEVALUATED_PROPERTIES_9],
                             ) {
@@ -63484,7 +63484,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/uniqueItems/0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNIQUE_ITEMS_0],
                             ) {
@@ -63514,7 +63514,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/uniqueItems/1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNIQUE_ITEMS_1],
                             ) {
@@ -63544,7 +63544,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/uniqueItems/2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNIQUE_ITEMS_2],
                             ) {
@@ -63574,7 +63574,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/uniqueItems/3"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNIQUE_ITEMS_3],
                             ) {
@@ -63604,7 +63604,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/uniqueItems/4"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNIQUE_ITEMS_4],
                             ) {
@@ -63634,7 +63634,7 @@ pub fn register_endpoints<H: JsonSchemaTestSuiteHandlers>(
                         runtime::not_allowed_id(&method, "/uniqueItems/5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNIQUE_ITEMS_5],
                             ) {

@@ -2130,7 +2130,7 @@ An alert must say its level (`if`/`then`); a note must not.*/
 /**What a `Kitchen Sink 3.1` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait KitchenSink31Handlers: runtime::Authenticator {
+pub trait KitchenSink31Handlers: runtime::Authenticator + runtime::serving::Served {
     ///List the shapes
     fn get_shapes(
         &self,
@@ -2767,7 +2767,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                             _: runtime::Parameters<GetBlobsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BLOBS_BY_ID],
                             ) {
@@ -2797,7 +2797,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                         runtime::not_allowed_id(&method, "/sink31/notes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_NOTES],
                             ) {
@@ -2827,7 +2827,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                         runtime::not_allowed_id(&method, "/sink31/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -2860,7 +2860,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                             _: runtime::Parameters<PutPointsByName>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_POINTS_BY_NAME],
                             ) {
@@ -2890,7 +2890,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                         runtime::not_allowed_id(&method, "/sink31/shapes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHAPES, &POST_SHAPES],
                             ) {
@@ -2920,7 +2920,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                         runtime::not_allowed_id(&method, "/sink31/shapes/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHAPES_EVENTS],
                             ) {
@@ -2950,7 +2950,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                         runtime::not_allowed_id(&method, "/sink31/shapes/lines"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHAPES_LINES],
                             ) {
@@ -2983,7 +2983,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                             _: runtime::Parameters<GetShapesById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHAPES_BY_ID],
                             ) {
@@ -3013,7 +3013,7 @@ pub fn register_endpoints<H: KitchenSink31Handlers>(
                         runtime::not_allowed_id(&method, "/sink31/subscriptions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBSCRIBE],
                             ) {
@@ -3294,7 +3294,7 @@ Implemented by [`StrictServer`]; a server implements [`KitchenSink31WebhooksHand
     /**What a `Kitchen Sink 3.1 webhooks` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-    pub trait KitchenSink31WebhooksHandlers: runtime::Authenticator {
+    pub trait KitchenSink31WebhooksHandlers: runtime::Authenticator + runtime::serving::Served {
         ///Sent to the service's own receiver when a shape is added
         fn shape_added(
             &self,
@@ -3464,7 +3464,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                             runtime::not_allowed_id(&method, "/openapi.json"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
                                 if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                    runtime::Authenticator::serving(rqctx.context()),
+                                    runtime::serving::Served::serving(rqctx.context()),
                                     &rqctx.request,
                                     &[],
                                 ) {
@@ -3494,7 +3494,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                             runtime::not_allowed_id(&method, "/shapeAdded"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
                                 if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                    runtime::Authenticator::serving(rqctx.context()),
+                                    runtime::serving::Served::serving(rqctx.context()),
                                     &rqctx.request,
                                     &[&SHAPE_ADDED],
                                 ) {
@@ -3524,7 +3524,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                             runtime::not_allowed_id(&method, "/shapeAdded/shapes"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
                                 if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                    runtime::Authenticator::serving(rqctx.context()),
+                                    runtime::serving::Served::serving(rqctx.context()),
                                     &rqctx.request,
                                     &[&SUBSCRIBE_SHAPE_ADDED],
                                 ) {

@@ -38,6 +38,9 @@ impl Authenticator for Receiver {
     }
 }
 
+/// Served by a test's own server: no `Serving` of its own.
+impl kitchen_sink_31::runtime::serving::Served for Receiver {}
+
 impl webhooks::KitchenSink31WebhooksHandlers for Receiver {
     async fn shape_added(&self, body: types::Shape) -> webhooks::ShapeAddedResponse {
         let _ = self.received.send(Received::Webhook(body));

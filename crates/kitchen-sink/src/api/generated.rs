@@ -11155,7 +11155,7 @@ Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API
 /**What a `Kitchen Sink` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait KitchenSinkHandlers: runtime::Authenticator {
+pub trait KitchenSinkHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Search orders
 
 Orders matching every filter given, by ascending id, a page at a time.*/
@@ -13909,7 +13909,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/categories/tree"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORY_TREE],
                             ) {
@@ -13945,7 +13945,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<EchoParameters>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ECHO_PARAMETERS],
                             ) {
@@ -13975,7 +13975,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/estimates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ESTIMATE_ORDER],
                             ) {
@@ -14005,7 +14005,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_EVENTS],
                             ) {
@@ -14035,7 +14035,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/exports/orders.csv"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_ORDERS],
                             ) {
@@ -14065,7 +14065,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/labels/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_LABELS],
                             ) {
@@ -14098,7 +14098,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<PutLabel>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_LABEL],
                             ) {
@@ -14128,7 +14128,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/latest-order"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LATEST_ORDER],
                             ) {
@@ -14161,7 +14161,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<GetLegacyOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LEGACY_ORDER],
                             ) {
@@ -14191,7 +14191,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/newsletter"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBSCRIBE],
                             ) {
@@ -14221,7 +14221,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -14251,7 +14251,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/orders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SEARCH_ORDERS, &CREATE_ORDER, &ORDER_OPTIONS],
                             ) {
@@ -14281,7 +14281,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/orders/summary"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ORDER_SUMMARY],
                             ) {
@@ -14314,7 +14314,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<GetOrderStatus>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ORDER_STATUS],
                             ) {
@@ -14347,7 +14347,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<UpdateOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ORDER, &DELETE_ORDER, &HEAD_ORDER, &UPDATE_ORDER],
                             ) {
@@ -14380,7 +14380,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<DownloadOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DOWNLOAD_ORDER],
                             ) {
@@ -14416,7 +14416,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<UploadDocument>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPLOAD_DOCUMENT],
                             ) {
@@ -14449,7 +14449,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<GetLabel>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LABEL],
                             ) {
@@ -14482,7 +14482,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<ListOrderLines>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ORDER_LINES],
                             ) {
@@ -14515,7 +14515,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<AddNote>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADD_NOTE],
                             ) {
@@ -14548,7 +14548,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<PayOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PAY_ORDER],
                             ) {
@@ -14581,7 +14581,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<UploadPhoto>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PHOTO, &UPLOAD_PHOTO],
                             ) {
@@ -14614,7 +14614,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<GetReceipt>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RECEIPT],
                             ) {
@@ -14647,7 +14647,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<RefundOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REFUND_ORDER],
                             ) {
@@ -14683,7 +14683,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<ShipOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHIP_ORDER],
                             ) {
@@ -14719,7 +14719,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<SignOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SIGNATURE, &SIGN_ORDER],
                             ) {
@@ -14752,7 +14752,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<WatchOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WATCH_ORDER],
                             ) {
@@ -14785,7 +14785,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<GetPayment>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYMENT],
                             ) {
@@ -14815,7 +14815,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/pets/classify"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CLASSIFY_PET],
                             ) {
@@ -14845,7 +14845,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/preferences"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SET_PREFERENCES, &PATCH_PREFERENCES],
                             ) {
@@ -14875,7 +14875,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/quotes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&QUOTE_ORDER],
                             ) {
@@ -14908,7 +14908,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                             _: runtime::Parameters<GetReport>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REPORT],
                             ) {
@@ -14938,7 +14938,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STATUS, &TRACE_STATUS],
                             ) {
@@ -14968,7 +14968,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/store/inventory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_INVENTORY],
                             ) {
@@ -14998,7 +14998,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/store/order-count"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&COUNT_ORDERS],
                             ) {
@@ -15028,7 +15028,7 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         runtime::not_allowed_id(&method, "/v1/whoami"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WHO_AM_I],
                             ) {

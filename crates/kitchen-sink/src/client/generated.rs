@@ -3555,7 +3555,9 @@ Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}
             .query(&progenitor_client::QueryParam::new("big", &big))
             .query(&progenitor_client::QueryParam::new("box", &box_))
             .query(&progenitor_client::QueryParam::new("date", &date))
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("fraction", &fraction))
             .query(&progenitor_client::QueryParam::new("id", &id))
             .query(&progenitor_client::QueryParam::new("joined", &joined))
@@ -5426,7 +5428,7 @@ Sends a `POST` request to `/preferences`
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(encode_form(&body, &["hours", "tags"])?)
+            .body(::api_client_runtime::forms::encode_form(&body, &["hours", "tags"])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -5984,7 +5986,11 @@ impl Credentials {
             SecurityScheme::ApiKeyAuth => {
                 match &self.api_key_auth {
                     ::std::option::Option::Some(value) => {
-                        set_header(request, "X-API-Key", value)
+                        ::api_client_runtime::credentials::set_header(
+                            request,
+                            "X-API-Key",
+                            value,
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -5996,7 +6002,11 @@ impl Credentials {
                         let pair = format!("{}:{}", value.user, value.password);
                         let encoded = ::base64::engine::general_purpose::STANDARD
                             .encode(pair);
-                        set_header(request, "authorization", &format!("Basic {encoded}"))
+                        ::api_client_runtime::credentials::set_header(
+                            request,
+                            "authorization",
+                            &format!("Basic {encoded}"),
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -6004,7 +6014,11 @@ impl Credentials {
             SecurityScheme::BearerAuth => {
                 match &self.bearer_auth {
                     ::std::option::Option::Some(value) => {
-                        set_header(request, "authorization", &format!("Bearer {value}"))
+                        ::api_client_runtime::credentials::set_header(
+                            request,
+                            "authorization",
+                            &format!("Bearer {value}"),
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -6012,7 +6026,11 @@ impl Credentials {
             SecurityScheme::CookieKey => {
                 match &self.cookie_key {
                     ::std::option::Option::Some(value) => {
-                        add_cookie(request, "session", value)
+                        ::api_client_runtime::credentials::add_cookie(
+                            request,
+                            "session",
+                            value,
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -6020,7 +6038,11 @@ impl Credentials {
             SecurityScheme::Oauth => {
                 match &self.oauth {
                     ::std::option::Option::Some(value) => {
-                        set_header(request, "authorization", &format!("Bearer {value}"))
+                        ::api_client_runtime::credentials::set_header(
+                            request,
+                            "authorization",
+                            &format!("Bearer {value}"),
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -6057,45 +6079,6 @@ impl Credentials {
         Ok(())
     }
 }
-/// Sets a header, marked sensitive so that it is never logged.
-#[allow(dead_code)]
-fn set_header(
-    request: &mut reqwest::Request,
-    name: &'static str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let mut value = reqwest::header::HeaderValue::from_str(value)
-        .map_err(|_| {
-            format!("a credential for `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(name, value);
-    Ok(())
-}
-/// Adds a cookie to the request's `Cookie` header.
-#[allow(dead_code)]
-fn add_cookie(
-    request: &mut reqwest::Request,
-    name: &str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let pair = format!("{name}={value}");
-    let cookie = match request
-        .headers()
-        .get(reqwest::header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-    {
-        ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
-        ::std::option::Option::None => pair,
-    };
-    let mut value = reqwest::header::HeaderValue::from_str(&cookie)
-        .map_err(|_| {
-            format!("the cookie `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(reqwest::header::COOKIE, value);
-    Ok(())
-}
 /// Sends each request's credentials (progenitor's
 /// `HooksMode::Expected` asks for this impl).
 impl progenitor_client::ClientHooks<Credentials> for Client {
@@ -6108,38 +6091,6 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .authorize(&info.operation_id, request)
             .map_err(progenitor_client::Error::InvalidRequest)
     }
-}
-/// Writes a form body as the server reads it: a scalar as its
-/// text, each item of a list (`lists` names them) as its own pair,
-/// an object or any other structured value as JSON text.
-/// (progenitor's encoder, serde_urlencoded, writes no lists or
-/// objects.)
-fn encode_form<T: ::serde::Serialize, E>(
-    body: &T,
-    lists: &[&str],
-) -> ::std::result::Result<::std::string::String, Error<E>> {
-    let invalid = |e: ::std::string::String| Error::InvalidRequest(
-        format!("the form body: {e}"),
-    );
-    let value = ::serde_json::to_value(body).map_err(|e| invalid(e.to_string()))?;
-    let ::serde_json::Value::Object(fields) = value else {
-        return Err(invalid("not an object".into()));
-    };
-    let text = |value: &::serde_json::Value| match value {
-        ::serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    let mut pairs: ::std::vec::Vec<(&str, ::std::string::String)> = ::std::vec::Vec::new();
-    for (name, value) in &fields {
-        match value {
-            ::serde_json::Value::Null => {}
-            ::serde_json::Value::Array(items) if lists.contains(&name.as_str()) => {
-                pairs.extend(items.iter().map(|item| (name.as_str(), text(item))));
-            }
-            other => pairs.push((name.as_str(), text(other))),
-        }
-    }
-    ::serde_urlencoded::to_string(&pairs).map_err(|e| invalid(e.to_string()))
 }
 /// Adds `name=value` to the request's one `Cookie` header (a cookie
 /// parameter; RFC 6265 §5.4). The value is sent as it is: one that
@@ -6162,67 +6113,6 @@ fn append_cookie(
             ::reqwest::header::HeaderValue::from_str(&cookie)?,
         );
     Ok(())
-}
-/// An object query parameter in a style progenitor does not write:
-/// `name[property]=value` per property (`deepObject`), or
-/// `name=property,value,...` (`form`, `explode: false`). Absent
-/// (`None`) and null properties are not sent.
-struct ObjectQuery<'a, T> {
-    name: &'a str,
-    value: &'a T,
-    deep: bool,
-}
-impl<'a, T> ObjectQuery<'a, T> {
-    fn new(name: &'a str, value: &'a T, deep: bool) -> Self {
-        ObjectQuery { name, value, deep }
-    }
-}
-impl<T: ::serde::Serialize> ::serde::Serialize for ObjectQuery<'_, T> {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let value = ::serde_json::to_value(self.value)
-            .map_err(::serde::ser::Error::custom)?;
-        let properties = match value {
-            ::serde_json::Value::Object(properties) => properties,
-            ::serde_json::Value::Null => ::serde_json::Map::new(),
-            _ => {
-                return Err(
-                    ::serde::ser::Error::custom(
-                        format!("`{}` is not an object", self.name),
-                    ),
-                );
-            }
-        };
-        let text = |value: ::serde_json::Value| match value {
-            ::serde_json::Value::String(text) => text,
-            other => other.to_string(),
-        };
-        let present = properties.into_iter().filter(|(_, value)| !value.is_null());
-        let pairs: ::std::vec::Vec<(::std::string::String, ::std::string::String)> = match self
-            .deep
-        {
-            true => {
-                present
-                    .map(|(property, value)| (
-                        format!("{}[{property}]", self.name),
-                        text(value),
-                    ))
-                    .collect()
-            }
-            false => {
-                let joined: ::std::vec::Vec<::std::string::String> = present
-                    .flat_map(|(property, value)| [property, text(value)])
-                    .collect();
-                match joined.is_empty() {
-                    true => ::std::vec::Vec::new(),
-                    false => vec![(self.name.to_string(), joined.join(","))],
-                }
-            }
-        };
-        pairs.serialize(serializer)
-    }
 }
 impl Client {
     ///Every item of `searchOrders`, page after page: each page's `nextCursor` is sent back as `cursor` with the same parameters until a page has none (`x-pagination` in the spec). An error is the stream's last item.

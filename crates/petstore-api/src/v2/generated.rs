@@ -746,7 +746,7 @@ is no longer listed, and cancelling it again yields 404.*/
 /**What a `Pet Store` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait PetStoreHandlers: runtime::Authenticator {
+pub trait PetStoreHandlers: runtime::Authenticator + runtime::serving::Served {
     /**List orders, a page at a time
 
 Returns the orders that match the filters, by ascending id, at most
@@ -953,7 +953,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                         runtime::not_allowed_id(&method, "/v2/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -983,7 +983,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                         runtime::not_allowed_id(&method, "/v2/store/orders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ORDERS],
                             ) {
@@ -1016,7 +1016,7 @@ pub fn register_endpoints<H: PetStoreHandlers>(
                             _: runtime::Parameters<CancelOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CANCEL_ORDER],
                             ) {

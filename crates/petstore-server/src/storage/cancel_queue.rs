@@ -18,7 +18,8 @@ use crate::metrics::{Statement, database};
 use super::backend::Backend;
 use super::cancellations::Cancellations;
 use super::hook::{Access, Hook};
-use super::sql::rows::{column, now, parse_status};
+use super::sql::rows::{column, now};
+use super::stored::parse_status;
 use super::timing::acquire;
 use super::{CancelOutcome, OrderStatus, OrdersVersion, Result, StorageError};
 

@@ -4,7 +4,7 @@
 //! files before and after every write and reads on the request's thread;
 //! PostgreSQL's ([`NoHook`]) does nothing.
 
-use super::sql::pages::Argument;
+use super::stored::Argument;
 use super::{OrderRecord, Result, Versions};
 
 /// What a caller is about to do.

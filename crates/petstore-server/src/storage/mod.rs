@@ -12,6 +12,7 @@ mod hook;
 mod migrations;
 pub mod sql;
 mod sqlite;
+mod stored;
 mod timing;
 
 use std::collections::HashMap;

@@ -195,7 +195,7 @@ async fn a_postgres_backup_runs_pg_dump_or_says_how() {
     );
     assert!(!target.exists());
     if std::process::Command::new("pg_dump").arg("--version").output().is_err() {
-        eprintln!("skipped (pg_dump): not installed");
+        serving_checks::tools::missing("pg_dump", "not installed (apt-get install postgresql-client)");
         return;
     }
     let output = run(&db.url, &["backup", target.to_str().unwrap()]);

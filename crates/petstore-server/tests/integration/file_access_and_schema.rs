@@ -68,7 +68,10 @@ async fn a_folder_made_read_only_keeps_serving_and_refuses_a_start_that_needs_a_
     let key = support::seed(&database, 5, 0, "folder").await;
     let mut server = ServerProcess::start(&database, &[]);
     let Some(immutable) = ImmutableFolder::set(&folder) else {
-        eprintln!("skipped (read-only folder): chattr +i is not available here");
+        serving_checks::tools::missing(
+            "read-only folder",
+            "chattr +i is not available here (e2fsprogs, as root)",
+        );
         return;
     };
     // The files are open: nothing needs the folder until the last close.

@@ -104,7 +104,7 @@ async fn a_full_disk_loses_no_acknowledged_cancel_and_writes_recover() {
     let small = match SmallFilesystem::mount("4m") {
         Ok(fs) => fs,
         Err(reason) => {
-            let _ = writeln!(std::io::stderr(), "skipped (full disk): {reason}");
+            serving_checks::tools::missing("full disk", &format!("{reason} (mount -t tmpfs, as root)"));
             return;
         }
     };

@@ -1,7 +1,8 @@
 //! The metrics, scraped by a real Prometheus (Debian's `prometheus`, which
 //! CI installs) under a short load: the request counts it stores per
 //! operation and status class are the requests the load sent. Where
-//! Prometheus is not installed the test says `skipped (prometheus): …`.
+//! Prometheus is not installed the test fails in CI and says
+//! `skipped (prometheus): …` elsewhere.
 
 use crate::support;
 
@@ -29,7 +30,7 @@ fn prometheus(dir: &std::path::Path, target: std::net::SocketAddr) -> Option<Pro
         .into_iter()
         .find(|path| std::path::Path::new(path).exists());
     let Some(binary) = binary else {
-        eprintln!("skipped (prometheus): no prometheus binary (apt-get install prometheus)");
+        serving_checks::tools::missing("prometheus", "no prometheus binary (apt-get install prometheus)");
         return None;
     };
     let config = dir.join("prometheus.yml");

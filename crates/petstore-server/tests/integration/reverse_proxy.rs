@@ -6,7 +6,6 @@
 
 use crate::support;
 
-use std::io::Write;
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -35,7 +34,7 @@ fn open_connections(pid: u32) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn behind_haproxy_the_service_stays_reachable_during_a_flood_of_silent_connections() {
     if Command::new("haproxy").arg("-v").output().is_err() {
-        let _ = writeln!(std::io::stderr(), "skipped (reverse proxy): haproxy is not installed");
+        serving_checks::tools::missing("reverse proxy", "haproxy is not installed (apt-get install haproxy)");
         return;
     }
     // Each silent connection takes a descriptor here too.

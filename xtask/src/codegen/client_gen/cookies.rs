@@ -9,7 +9,7 @@
 use syn::visit_mut::VisitMut;
 
 use super::methods::rewrite_methods;
-use crate::codegen::spec::{Spec, SpecError};
+use crate::codegen::document::{Spec, SpecError};
 
 /// Rewrites the methods of operations with cookie parameters, and adds
 /// `append_cookie` when one has.

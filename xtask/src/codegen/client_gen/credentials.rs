@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use crate::codegen::spec::{Spec, security_of};
+use crate::codegen::document::{Spec, security_of};
 
 /// A scheme as the client sends it.
 enum Sending {
@@ -91,33 +91,7 @@ fn progenitor_name(operation_id: &str) -> String {
 /// inner type.
 pub fn credentials(spec: &Spec) -> TokenStream {
     let schemes = schemes(spec);
-    let has_basic = schemes.iter().any(|s| matches!(s.sending, Sending::Basic));
-    let fields = schemes.iter().map(|s| {
-        let field = &s.field;
-        let (doc, ty) = match &s.sending {
-            Sending::Bearer => (
-                format!("`{}`: the bearer (access) token.", s.name),
-                quote!(::std::string::String),
-            ),
-            Sending::Basic => (
-                format!("`{}`: the user and password (HTTP basic).", s.name),
-                quote!(BasicCredentials),
-            ),
-            Sending::Header(h) => (
-                format!("`{}`: the API key, sent in the `{h}` header.", s.name),
-                quote!(::std::string::String),
-            ),
-            Sending::Query(q) => (
-                format!("`{}`: the API key, sent as the query parameter `{q}`.", s.name),
-                quote!(::std::string::String),
-            ),
-            Sending::Cookie(c) => (
-                format!("`{}`: the API key, sent as the cookie `{c}`.", s.name),
-                quote!(::std::string::String),
-            ),
-        };
-        quote!(#[doc = #doc] pub #field: ::std::option::Option<#ty>,)
-    });
+    let fields = schemes.iter().map(field);
     let debug_fields = schemes.iter().map(|s| {
         let (field, name) = (&s.field, s.field.to_string());
         quote!(.field(#name, &self.#field.as_ref().map(|_| "<redacted>")))
@@ -127,61 +101,12 @@ pub fn credentials(spec: &Spec) -> TokenStream {
         let (variant, field) = (&s.variant, &s.field);
         quote!(SecurityScheme::#variant => self.#field.is_some(),)
     });
-    let applies = schemes.iter().map(|s| {
-        let (variant, field) = (&s.variant, &s.field);
-        let send = match &s.sending {
-            Sending::Bearer => quote!(set_header(request, "authorization", &format!("Bearer {value}"))),
-            Sending::Basic => quote! {{
-                use ::base64::Engine;
-                let pair = format!("{}:{}", value.user, value.password);
-                let encoded = ::base64::engine::general_purpose::STANDARD.encode(pair);
-                set_header(request, "authorization", &format!("Basic {encoded}"))
-            }},
-            Sending::Header(header) => quote!(set_header(request, #header, value)),
-            Sending::Query(parameter) => quote! {{
-                request.url_mut().query_pairs_mut().append_pair(#parameter, value);
-                Ok(())
-            }},
-            Sending::Cookie(cookie) => quote!(add_cookie(request, #cookie, value)),
-        };
-        quote! {
-            SecurityScheme::#variant => match &self.#field {
-                ::std::option::Option::Some(value) => #send,
-                ::std::option::Option::None => Ok(()),
-            },
-        }
-    });
-    let by_name = |name: &str| schemes.iter().find(|s| s.name == name).map(|s| &s.variant);
-    let operations = spec.operations();
-    let arms = operations.iter().map(|op| {
-        let (requirements, _) = security_of(spec, op);
-        let requirements = requirements.and_then(Value::as_array).into_iter().flatten().map(|r| {
-            let needs = r
-                .as_object()
-                .into_iter()
-                .flat_map(|r| r.keys())
-                .filter_map(|n| by_name(n));
-            quote!(&[#(SecurityScheme::#needs),*])
-        });
-        let name = progenitor_name(op.operation_id());
-        quote!(#name => &[#(#requirements),*],)
-    });
-    let basic = has_basic.then(|| {
-        quote! {
-            /// A user and password for HTTP basic. Its `Debug` hides the password.
-            #[derive(Clone)]
-            pub struct BasicCredentials {
-                pub user: ::std::string::String,
-                pub password: ::std::string::String,
-            }
-
-            impl ::std::fmt::Debug for BasicCredentials {
-                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    f.debug_struct("BasicCredentials").field("user", &self.user).field("password", &"<redacted>").finish()
-                }
-            }
-        }
-    });
+    let applies = schemes.iter().map(apply);
+    let arms = requirements(spec, &schemes);
+    let basic = schemes
+        .iter()
+        .any(|s| matches!(s.sending, Sending::Basic))
+        .then(basic_credentials);
     let schemes_doc = match schemes.is_empty() {
         true => "The spec declares no security scheme: there is nothing to send.".to_string(),
         false => "One field per security scheme the spec declares; `None` is not sent.".to_string(),
@@ -256,31 +181,6 @@ pub fn credentials(spec: &Spec) -> TokenStream {
             }
         }
 
-        /// Sets a header, marked sensitive so that it is never logged.
-        #[allow(dead_code)]
-        fn set_header(request: &mut reqwest::Request, name: &'static str, value: &str) -> ::std::result::Result<(), ::std::string::String> {
-            let mut value = reqwest::header::HeaderValue::from_str(value)
-                .map_err(|_| format!("a credential for `{name}` holds characters a header cannot carry"))?;
-            value.set_sensitive(true);
-            request.headers_mut().insert(name, value);
-            Ok(())
-        }
-
-        /// Adds a cookie to the request's `Cookie` header.
-        #[allow(dead_code)]
-        fn add_cookie(request: &mut reqwest::Request, name: &str, value: &str) -> ::std::result::Result<(), ::std::string::String> {
-            let pair = format!("{name}={value}");
-            let cookie = match request.headers().get(reqwest::header::COOKIE).and_then(|v| v.to_str().ok()) {
-                ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
-                ::std::option::Option::None => pair,
-            };
-            let mut value = reqwest::header::HeaderValue::from_str(&cookie)
-                .map_err(|_| format!("the cookie `{name}` holds characters a header cannot carry"))?;
-            value.set_sensitive(true);
-            request.headers_mut().insert(reqwest::header::COOKIE, value);
-            Ok(())
-        }
-
         /// Sends each request's credentials (progenitor's
         /// `HooksMode::Expected` asks for this impl).
         impl progenitor_client::ClientHooks<Credentials> for Client {
@@ -292,6 +192,105 @@ pub fn credentials(spec: &Spec) -> TokenStream {
                 progenitor_client::ClientInfo::inner(self)
                     .authorize(&info.operation_id, request)
                     .map_err(progenitor_client::Error::InvalidRequest)
+            }
+        }
+    }
+}
+
+/// A scheme's field of `Credentials`.
+fn field(s: &Scheme) -> TokenStream {
+    let field = &s.field;
+    let (doc, ty) = match &s.sending {
+        Sending::Bearer => (
+            format!("`{}`: the bearer (access) token.", s.name),
+            quote!(::std::string::String),
+        ),
+        Sending::Basic => (
+            format!("`{}`: the user and password (HTTP basic).", s.name),
+            quote!(BasicCredentials),
+        ),
+        Sending::Header(h) => (
+            format!("`{}`: the API key, sent in the `{h}` header.", s.name),
+            quote!(::std::string::String),
+        ),
+        Sending::Query(q) => (
+            format!("`{}`: the API key, sent as the query parameter `{q}`.", s.name),
+            quote!(::std::string::String),
+        ),
+        Sending::Cookie(c) => (
+            format!("`{}`: the API key, sent as the cookie `{c}`.", s.name),
+            quote!(::std::string::String),
+        ),
+    };
+    quote!(#[doc = #doc] pub #field: ::std::option::Option<#ty>,)
+}
+
+/// A scheme's arm of `Credentials::apply`: its credential put on the
+/// request, by `api-client-runtime`.
+fn apply(s: &Scheme) -> TokenStream {
+    let (variant, field) = (&s.variant, &s.field);
+    let send = match &s.sending {
+        Sending::Bearer => quote!(::api_client_runtime::credentials::set_header(
+            request,
+            "authorization",
+            &format!("Bearer {value}")
+        )),
+        Sending::Basic => quote! {{
+            use ::base64::Engine;
+            let pair = format!("{}:{}", value.user, value.password);
+            let encoded = ::base64::engine::general_purpose::STANDARD.encode(pair);
+            ::api_client_runtime::credentials::set_header(request, "authorization", &format!("Basic {encoded}"))
+        }},
+        Sending::Header(header) => quote!(::api_client_runtime::credentials::set_header(request, #header, value)),
+        Sending::Query(parameter) => quote! {{
+            request.url_mut().query_pairs_mut().append_pair(#parameter, value);
+            Ok(())
+        }},
+        Sending::Cookie(cookie) => quote!(::api_client_runtime::credentials::add_cookie(request, #cookie, value)),
+    };
+    quote! {
+        SecurityScheme::#variant => match &self.#field {
+            ::std::option::Option::Some(value) => #send,
+            ::std::option::Option::None => Ok(()),
+        },
+    }
+}
+
+/// Each operation's arm of `Credentials::requirements`: its security
+/// requirements, each as the schemes it needs.
+fn requirements(spec: &Spec, schemes: &[Scheme]) -> Vec<TokenStream> {
+    let by_name = |name: &str| schemes.iter().find(|s| s.name == name).map(|s| &s.variant);
+    spec.operations()
+        .iter()
+        .map(|op| {
+            let (requirements, _) = security_of(spec, op);
+            let requirements = requirements.and_then(Value::as_array).into_iter().flatten().map(|r| {
+                let needs = r
+                    .as_object()
+                    .into_iter()
+                    .flat_map(|r| r.keys())
+                    .filter_map(|n| by_name(n));
+                quote!(&[#(SecurityScheme::#needs),*])
+            });
+            let name = progenitor_name(op.operation_id());
+            quote!(#name => &[#(#requirements),*],)
+        })
+        .collect()
+}
+
+/// `BasicCredentials`, for a document with an HTTP basic scheme.
+fn basic_credentials() -> TokenStream {
+    quote! {
+        /// A user and password for HTTP basic. Its `Debug` hides the password.
+        #[derive(Clone)]
+        pub struct BasicCredentials {
+            pub user: ::std::string::String,
+            pub password: ::std::string::String,
+        }
+
+        impl ::std::fmt::Debug for BasicCredentials {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.debug_struct("BasicCredentials").field("user", &self.user).field("password", &"<redacted>").finish()
             }
         }
     }

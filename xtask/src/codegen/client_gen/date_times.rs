@@ -5,7 +5,7 @@ use heck::ToSnakeCase;
 use quote::quote;
 
 use super::methods::rewrite_methods;
-use crate::codegen::spec::{Spec, SpecError};
+use crate::codegen::document::{Spec, SpecError};
 
 /// progenitor writes a path or header parameter with its `Display`, which
 /// for a date-time is `2026-01-02 03:04:05 UTC`, not the RFC 3339 the spec

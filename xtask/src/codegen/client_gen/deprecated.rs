@@ -3,7 +3,7 @@
 
 use heck::ToSnakeCase;
 
-use crate::codegen::spec::Spec;
+use crate::codegen::document::Spec;
 
 /// progenitor ignores `deprecated: true`; callers should see the warning,
 /// with the sunset date when the spec gives one (`x-sunset`).

@@ -1,7 +1,7 @@
 //! `LEFT_OUT_OF_THE_CLIENT`: the operations the client has no method
 //! for, each with why.
 
-use crate::codegen::spec::Spec;
+use crate::codegen::document::Spec;
 
 /// The operations this client has no method for, each with why: the
 /// server serves them, progenitor cannot send them.

@@ -10,8 +10,8 @@
 use syn::visit_mut::VisitMut;
 
 use super::methods::rewrite_methods;
-use crate::codegen::spec::media::{self, MediaKind, essence};
-use crate::codegen::spec::{Spec, SpecError, served_body};
+use crate::codegen::document::media::{self, MediaKind, essence};
+use crate::codegen::document::{Spec, SpecError, served_body};
 
 /// The name progenitor knows a body of `media_type` by, when it knows it
 /// by another: each kind's one type, and text for XML (which the client
@@ -21,7 +21,7 @@ pub fn progenitor_name(media_type: &str) -> Option<&'static str> {
     let essence = essence(media_type);
     let known = match media::kind(media_type) {
         _ if ["application/x-www-form-urlencoded", "multipart/form-data"].contains(&essence.as_str()) => return None,
-        _ if crate::codegen::spec::is_xml(media_type) => "text/plain",
+        _ if crate::codegen::document::is_xml(media_type) => "text/plain",
         MediaKind::Json => "application/json",
         MediaKind::Text => "text/plain",
         MediaKind::Binary => "application/octet-stream",

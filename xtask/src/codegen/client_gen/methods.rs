@@ -5,7 +5,7 @@
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use syn::visit_mut::VisitMut;
 
-use crate::codegen::spec::{OperationRef, Spec, SpecError};
+use crate::codegen::document::{OperationRef, Spec, SpecError};
 
 /// Rewrites each operation's methods with the visitor `rewrite` gives for
 /// it (an operation it gives none for stays as progenitor wrote it).

@@ -27,7 +27,7 @@ use quote::quote;
 
 use super::no_panic::refusing_panics;
 use super::targets::{ClientCredentials, ClientInterface};
-use crate::codegen::spec::{Spec, SpecError, SpecErrors};
+use crate::codegen::document::{Spec, SpecError, SpecErrors};
 use date_times::write_date_times_as_rfc3339;
 use deprecated::mark_deprecated;
 use for_progenitor::{Cookies, for_progenitor, wire_names};

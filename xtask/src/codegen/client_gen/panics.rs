@@ -8,9 +8,9 @@
 //! schema is degraded, or else that operation refused, and the rest
 //! generates.
 
-use openapiv3::{OpenAPI, PathItem, ReferenceOr};
+use openapiv3::{OpenAPI, ReferenceOr};
 
-use crate::codegen::spec::{Spec, SpecError, pointer_of};
+use crate::codegen::document::{Spec, SpecError, pointer_of};
 
 /// An operation, by its path and method (lower case).
 type Key = (String, &'static str);
@@ -60,7 +60,7 @@ pub(super) fn untypable_schema(
         .find(|op| op.location() == culprit.location)?;
     let alone = only(api, &[(op.path.to_string(), method_name(op.method))]);
     let json = serde_json::to_value(&alone).ok()?;
-    let candidates: Vec<(String, String)> = crate::codegen::spec::operation_schemas::inline_schemas(spec, &op)
+    let candidates: Vec<(String, String)> = crate::codegen::document::operation_schemas::inline_schemas(spec, &op)
         .into_iter()
         .filter(|location| !spec.degraded_inline.contains_key(location))
         .filter_map(|location| Some((pointer_of(&spec.json, &location)?, location)))
@@ -125,8 +125,7 @@ fn only(api: &OpenAPI, keys: &[Key]) -> OpenAPI {
     for (path, item) in out.paths.paths.iter_mut() {
         let ReferenceOr::Item(item) = item else { continue };
         let keep = |method: &str| keys.iter().any(|(p, m)| p == path && *m == method);
-        let slots: [(&str, &mut Option<openapiv3::Operation>); 8] = slots(item);
-        for (method, slot) in slots {
+        for (method, slot) in crate::codegen::document::operation_slots(item) {
             if !keep(method) {
                 *slot = None;
             }
@@ -135,22 +134,9 @@ fn only(api: &OpenAPI, keys: &[Key]) -> OpenAPI {
     out
 }
 
-fn slots(item: &mut PathItem) -> [(&'static str, &mut Option<openapiv3::Operation>); 8] {
-    [
-        ("get", &mut item.get),
-        ("put", &mut item.put),
-        ("post", &mut item.post),
-        ("delete", &mut item.delete),
-        ("options", &mut item.options),
-        ("head", &mut item.head),
-        ("patch", &mut item.patch),
-        ("trace", &mut item.trace),
-    ]
-}
-
 /// openapiv3's method names, as `'static` text.
 fn method_name(method: &str) -> &'static str {
-    crate::codegen::spec::METHODS
+    crate::codegen::document::METHODS
         .into_iter()
         .find(|m| *m == method)
         .unwrap_or("get")

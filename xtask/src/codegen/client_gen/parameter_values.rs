@@ -13,8 +13,8 @@
 use syn::visit_mut::VisitMut;
 
 use super::methods::rewrite_methods;
-use crate::codegen::spec::parameter_shapes::{ParameterShape, parameter_shape};
-use crate::codegen::spec::{Spec, SpecError};
+use crate::codegen::document::parameter_shapes::{ParameterShape, parameter_shape};
+use crate::codegen::document::{Spec, SpecError};
 
 /// How a parameter's value is written, where progenitor's way is not the
 /// server's.

@@ -2,7 +2,7 @@
 
 use heck::ToShoutySnakeCase;
 
-use crate::codegen::spec::{Spec, server_url};
+use crate::codegen::document::{Spec, server_url};
 
 /// `PRODUCTION_BASE_URL`, `STAGING_BASE_URL`, ... named after each server's
 /// description (`SERVER_0_BASE_URL` without one), server variables at

@@ -8,10 +8,10 @@ use serde_json::Value;
 
 use super::context::Context;
 use super::parameters::{option_str, scalar};
-use crate::codegen::spec::forms::{self, FormKind};
-use crate::codegen::spec::media::{self, MediaKind, essence};
-use crate::codegen::spec::multipart::{self, Multipart};
-use crate::codegen::spec::{OperationRef, SpecError, is_xml, served_body};
+use crate::codegen::document::forms::{self, FormKind};
+use crate::codegen::document::media::{self, MediaKind, essence};
+use crate::codegen::document::multipart::{self, Multipart};
+use crate::codegen::document::{OperationRef, SpecError, is_xml, served_body};
 
 pub(super) struct RequestBody {
     pub(super) media_type: String,
@@ -207,7 +207,7 @@ pub(super) fn describe_body(cx: &mut Context<'_>, op: &OperationRef<'_>) -> Resu
 /// Whether the layer reads a body of `media_type` (one of `body`'s) on
 /// its own: a type it reads, with a schema it can check.
 fn is_served_apart(cx: &Context<'_>, body: &Value, media_type: &str) -> bool {
-    crate::codegen::spec::is_readable_body_type(media_type)
+    crate::codegen::document::is_readable_body_type(media_type)
         && body["content"][media_type]
             .get("schema")
             .is_none_or(|schema| crate::codegen::schema::check(schema, "", cx.spec.component_schemas()).is_ok())

@@ -9,7 +9,7 @@ use quote::format_ident;
 use super::namespace::Namespace;
 use super::schemas::Schemas;
 use super::types::Types;
-use crate::codegen::spec::Spec;
+use crate::codegen::document::Spec;
 
 /// What building the model of an operation needs.
 pub(super) struct Context<'a> {

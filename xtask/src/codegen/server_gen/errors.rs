@@ -14,8 +14,8 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 
 use super::context::{Context, status_variant};
-use crate::codegen::spec::media::{self, MediaKind};
-use crate::codegen::spec::{OperationRef, SpecError, is_error_key};
+use crate::codegen::document::media::{self, MediaKind};
+use crate::codegen::document::{OperationRef, SpecError, is_error_key};
 
 pub(super) struct ErrorArm {
     /// `404`, `4XX` or `default`.

@@ -12,7 +12,7 @@ use super::context::Context;
 use super::errors::{ErrorArm, describe_errors, problem_keys};
 use super::parameters::{Parameter, describe_parameters};
 use super::responses::{Success, describe_successes};
-use crate::codegen::spec::{OperationRef, Spec, SpecError, security_of};
+use crate::codegen::document::{OperationRef, Spec, SpecError, security_of};
 
 /// Everything the generator needs to know about one operation.
 pub(super) struct Operation {

@@ -43,7 +43,7 @@ pub(super) fn registrations(operations: &[Operation], document_path: &str, error
                         |rqctx: ::dropshot::RequestContext<H> #extractor| async move {
                             // A CORS preflight, to a path without an `OPTIONS` operation.
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()), &rqctx.request, &[#(&#tables),*]
+                                runtime::serving::Served::serving(rqctx.context()), &rqctx.request, &[#(&#tables),*]
                             ) {
                                 return ::std::result::Result::Ok(preflight);
                             }

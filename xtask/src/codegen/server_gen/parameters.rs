@@ -7,10 +7,10 @@ use quote::quote;
 use super::context::{Context, rust_field};
 use super::namespace::Namespace;
 use super::schemas::canonical;
-use crate::codegen::spec::parameter_shapes::{
+use crate::codegen::document::parameter_shapes::{
     ParameterShape, parameter_schema, parameter_schema_location, parameter_shape,
 };
-use crate::codegen::spec::{OperationRef, SpecError};
+use crate::codegen::document::{OperationRef, SpecError};
 
 pub(super) struct Parameter {
     pub(super) name: String,

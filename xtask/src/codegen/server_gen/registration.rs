@@ -14,6 +14,67 @@ use quote::quote;
 
 use super::model::Operation;
 
+/// The functions that describe and register this version's endpoints:
+/// `api_description` (with `GET /metrics`, `metrics`, when there is room),
+/// `endpoint_versions` (of `major`), `register_endpoints` (with the
+/// operations' and the 405 answers' `registrations`) and
+/// `stub_api_description`.
+pub(super) fn functions(
+    handlers_trait: &syn::Ident,
+    api_mod: &syn::Ident,
+    (metrics_doc, metrics_endpoint): (&str, Option<TokenStream>),
+    major: u64,
+    (registrations, not_allowed): (TokenStream, TokenStream),
+) -> TokenStream {
+    quote! {
+    #[doc = #metrics_doc]
+    pub fn api_description<H: #handlers_trait>(
+    ) -> ::std::result::Result<::dropshot::ApiDescription<H>, runtime::ApiDescriptionError> {
+        let mut api = ::dropshot::ApiDescription::new();
+        register_endpoints(&mut api, ::dropshot::ApiEndpointVersions::all)?;
+        #metrics_endpoint
+        ::std::result::Result::Ok(api)
+    }
+
+    /// The versions this major answers for in a server that serves
+    /// several majors side by side: from `#major.0.0` up to the next
+    /// major.
+    pub fn endpoint_versions() -> ::dropshot::ApiEndpointVersions {
+        runtime::major_versions(#major)
+    }
+
+    /// Registers this version's endpoints on `api`, which may hold
+    /// another major's already: one per operation, the document's, and a
+    /// hidden endpoint answering 405 (the Error object and `Allow`) for
+    /// each method a path does not document. Each answers for
+    /// `versions()`: `ApiEndpointVersions::all` in a server of this
+    /// version alone, [`endpoint_versions`] beside other majors (with a
+    /// version policy that tells the major by the path, such as
+    /// [`runtime::VersionByPath`]).
+    // One statement per endpoint, whatever the spec holds.
+    #[allow(clippy::vec_init_then_push)]
+    pub fn register_endpoints<H: #handlers_trait>(
+        api: &mut ::dropshot::ApiDescription<H>,
+        versions: fn() -> ::dropshot::ApiEndpointVersions,
+    ) -> ::std::result::Result<(), runtime::ApiDescriptionError> {
+        let mut endpoints = ::std::vec::Vec::new();
+        #registrations
+        #not_allowed
+        runtime::register_routed(api, endpoints)?;
+        // Each operation's request metrics, scraped before its first request.
+        runtime::metrics::declare(OPERATIONS);
+        ::std::result::Result::Ok(())
+    }
+
+    /// The API description without an implementation, for generating
+    /// the OpenAPI document dropshot sees.
+    pub fn stub_api_description(
+    ) -> ::std::result::Result<::dropshot::ApiDescription<::dropshot::StubContext>, ::dropshot::ApiDescriptionBuildErrors> {
+        #api_mod::stub_api_description()
+    }
+    }
+}
+
 /// Statements that add each operation's endpoint and the document's to
 /// `endpoints`, each answering for `versions`; `runtime::register_routed`
 /// registers them. An operation the runtime's dispatch serves (`routed`)

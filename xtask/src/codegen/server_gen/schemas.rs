@@ -10,8 +10,8 @@ use quote::quote;
 use serde_json::{Map, Value};
 
 use super::namespace::Namespace;
+use crate::codegen::document::{Spec, SpecError};
 use crate::codegen::schema::{doc_form, is_type_alone, validation_form};
-use crate::codegen::spec::{Spec, SpecError};
 
 /// One schema to write.
 struct Entry {

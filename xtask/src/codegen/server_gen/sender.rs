@@ -9,7 +9,7 @@ use quote::quote;
 
 use super::model::Operation;
 use super::namespace::Namespace;
-use crate::codegen::spec::webhooks::Origin;
+use crate::codegen::document::webhooks::Origin;
 
 /// `names`: the module's, where each URL constant is claimed.
 pub(super) fn sender(operations: &[Operation], origins: &[Origin], names: &mut Namespace) -> TokenStream {

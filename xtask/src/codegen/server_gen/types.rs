@@ -12,9 +12,9 @@ use serde_json::Value;
 use typify::{TypeSpace, TypeSpaceSettings};
 
 use crate::codegen::bisect;
+use crate::codegen::document::{Spec, SpecError, is_error_key, is_error_object, json_content_schema};
 use crate::codegen::no_panic::refusing_panics;
 use crate::codegen::schema::{self, COMPONENTS_PREFIX};
-use crate::codegen::spec::{Spec, SpecError, is_error_key, is_error_object, json_content_schema};
 use crate::codegen::type_names;
 
 /// The Rust types of one spec, as typify reads them.

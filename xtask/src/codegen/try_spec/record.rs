@@ -84,7 +84,7 @@ pub(super) fn version_and_operations(text: &str) -> (String, usize) {
                 .filter_map(serde_json::Value::as_object)
                 .map(|item| {
                     item.keys()
-                        .filter(|key| crate::codegen::spec::METHODS.contains(&key.to_ascii_lowercase().as_str()))
+                        .filter(|key| crate::codegen::document::METHODS.contains(&key.to_ascii_lowercase().as_str()))
                         .count()
                 })
                 .sum()

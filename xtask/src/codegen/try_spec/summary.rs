@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::classes;
 use super::record::{Outcome, Record};
-use crate::codegen::spec::leave_out;
+use crate::codegen::document::leave_out;
 
 /// How the directory is tried.
 pub(super) struct Options {

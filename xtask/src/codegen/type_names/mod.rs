@@ -21,6 +21,7 @@ use heck::{ToPascalCase, ToSnakeCase};
 
 pub use rust_names::{component_renames, rename_references, typify_field, typify_name};
 use serde_json::{Map, Value};
+use titles::named_by_typify;
 
 /// Whether any inline schema of `components` would be named as a
 /// component is.
@@ -265,19 +266,6 @@ fn narrows(map: &Map<String, Value>, title: &str) -> bool {
                 .is_some_and(|name| name.to_pascal_case() == title)
         })
     })
-}
-
-/// Whether typify gives the schema a type of its own: an object with
-/// properties, an enum, or a combination of more than one schema (one
-/// alone, as in `allOf: [$ref]`, is that schema's type).
-pub(super) fn named_by_typify(map: &Map<String, Value>) -> bool {
-    map.contains_key("properties")
-        || map.contains_key("enum")
-        || ["allOf", "anyOf", "oneOf"].iter().any(|key| {
-            map.get(*key)
-                .and_then(Value::as_array)
-                .is_some_and(|members| members.len() > 1)
-        })
 }
 
 #[cfg(test)]

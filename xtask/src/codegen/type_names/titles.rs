@@ -6,8 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use heck::ToPascalCase;
 use serde_json::{Map, Value};
 
-use super::named_by_typify;
-
 /// typify names a titled schema by its title wherever it is, and takes
 /// two schemas of one title for one type: the second's values then do
 /// not fit it (its `default`, typify's "value does not conform"), or two
@@ -72,4 +70,17 @@ fn titled_apart(
         }
         titled_apart(value, seen, taken, changed, depth + 1);
     }
+}
+
+/// Whether typify gives the schema a type of its own: an object with
+/// properties, an enum, or a combination of more than one schema (one
+/// alone, as in `allOf: [$ref]`, is that schema's type).
+pub(super) fn named_by_typify(map: &Map<String, Value>) -> bool {
+    map.contains_key("properties")
+        || map.contains_key("enum")
+        || ["allOf", "anyOf", "oneOf"].iter().any(|key| {
+            map.get(*key)
+                .and_then(Value::as_array)
+                .is_some_and(|members| members.len() > 1)
+        })
 }

@@ -19,79 +19,23 @@
 //! expect. [`schemas`] compares schemas in either direction, at any depth.
 //!
 //! Webhooks and callbacks are compared as their receivers see them
-//! (`codegen::spec::webhooks`): the service sends the request, so its body
+//! (`codegen::document::webhooks`): the service sends the request, so its body
 //! and parameters are what a receiver receives, and the receiver's answer
 //! what it sends.
 
+mod differ;
 mod operations;
 mod payloads;
 mod schemas;
 mod webhooks;
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
 use crate::designer::spec_json::items;
-
-/// How a change affects clients built against the old document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
-    /// Clients built against the old document fail.
-    Breaking,
-    /// Some clients may fail: the effect cannot be judged from the
-    /// documents alone (two different patterns), or depends on what
-    /// clients did that the old document allowed.
-    Warning,
-    /// No client notices, or only in a way the old document allowed.
-    Compatible,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Change {
-    pub level: Level,
-    /// Where, in the new document (or the old one, for a removal).
-    pub location: String,
-    /// What a client would notice.
-    pub message: String,
-}
-
-impl fmt::Display for Change {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let label = match self.level {
-            Level::Breaking => "BREAKING  ",
-            Level::Warning => "warning   ",
-            Level::Compatible => "compatible",
-        };
-        write!(f, "{label} {}: {}", self.location, self.message)
-    }
-}
-
-/// Whether data flows to the server (parameters, request bodies) or from
-/// it (responses).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Direction {
-    Request,
-    Response,
-}
-
-struct Differ<'a> {
-    old: &'a Value,
-    new: &'a Value,
-    /// `YYYY-MM-DD`, for `x-sunset`.
-    today: &'a str,
-    /// Component schemas equal in both documents, with everything they
-    /// reference: comparing them again at each use finds nothing.
-    unchanged: BTreeSet<String>,
-    /// Whether the schema being compared is a parameter's, whose values
-    /// travel as text.
-    in_parameter: bool,
-    /// Whether the operations compared are webhooks: the request flows to
-    /// the consumer, the response from it.
-    webhooks: bool,
-    changes: Vec<Change>,
-}
+pub use differ::{Change, Level};
+use differ::{Differ, unchanged_schemas};
 
 /// Every change from `old` to `new` (both OpenAPI documents as JSON),
 /// each location once per message.
@@ -114,18 +58,6 @@ pub fn diff(old: &Value, new: &Value, today: &str) -> Vec<Change> {
     changes.sort();
     changes.dedup();
     changes
-}
-
-impl Differ<'_> {
-    /// `towards` as it flows for the operations compared: reversed for
-    /// webhooks.
-    fn flowing(&self, towards: Direction) -> Direction {
-        match (self.webhooks, towards) {
-            (false, d) => d,
-            (true, Direction::Request) => Direction::Response,
-            (true, Direction::Response) => Direction::Request,
-        }
-    }
 }
 
 /// `N breaking, W warnings, C compatible`.
@@ -154,7 +86,7 @@ pub(crate) fn base_paths(doc: &Value) -> BTreeSet<String> {
                 let default = variable.get("default").and_then(Value::as_str).unwrap_or_default();
                 url = url.replace(&format!("{{{name}}}"), default);
             }
-            Some(crate::codegen::spec::base_path(&url))
+            Some(crate::codegen::document::base_path(&url))
         })
         .map(|path| if path.is_empty() { "/".to_string() } else { path })
         .collect();
@@ -172,70 +104,7 @@ fn schema_names(doc: &Value) -> BTreeSet<String> {
         .unwrap_or_default()
 }
 
-/// The component schemas whose text is the same in both documents and
-/// that reference only such schemas (a fixed point over the references).
-fn unchanged_schemas(old: &Value, new: &Value) -> BTreeSet<String> {
-    let schemas = |doc: &Value| doc.pointer("/components/schemas").and_then(Value::as_object).cloned();
-    let (Some(old_schemas), Some(new_schemas)) = (schemas(old), schemas(new)) else {
-        return BTreeSet::new();
-    };
-    let references: BTreeMap<&String, BTreeSet<String>> = old_schemas
-        .iter()
-        .filter(|(name, schema)| new_schemas.get(*name) == Some(schema))
-        .map(|(name, schema)| {
-            let mut refs = BTreeSet::new();
-            collect_schema_refs(schema, &mut refs);
-            (name, refs)
-        })
-        .collect();
-    let mut unchanged: BTreeSet<String> = references.keys().map(|n| n.to_string()).collect();
-    loop {
-        let kept: BTreeSet<String> = unchanged
-            .iter()
-            .filter(|name| references[*name].iter().all(|r| unchanged.contains(r)))
-            .cloned()
-            .collect();
-        if kept.len() == unchanged.len() {
-            return kept;
-        }
-        unchanged = kept;
-    }
-}
-
-fn collect_schema_refs(value: &Value, out: &mut BTreeSet<String>) {
-    match value {
-        Value::Object(map) => {
-            if let Some(name) = map
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|r| r.strip_prefix("#/components/schemas/"))
-            {
-                out.insert(name.to_string());
-            }
-            map.values().for_each(|v| collect_schema_refs(v, out));
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_schema_refs(v, out)),
-        _ => {}
-    }
-}
-
-fn is_true(value: Option<&Value>) -> bool {
-    value.and_then(Value::as_bool).unwrap_or(false)
-}
-
-fn text(value: &Value, key: &str) -> String {
-    value.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
-}
-
 impl Differ<'_> {
-    fn push(&mut self, level: Level, location: &str, message: impl Into<String>) {
-        self.changes.push(Change {
-            level,
-            location: location.to_string(),
-            message: message.into(),
-        });
-    }
-
     /// A new base path moves every operation: each client's base URL must
     /// change. Another host with the same path is the same API elsewhere.
     fn servers(&mut self) {

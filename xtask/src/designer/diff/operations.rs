@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::{Differ, Direction, Level, is_true, text};
-use crate::codegen::spec::METHODS;
+use super::differ::{Differ, Direction, Level, is_true, text};
+use crate::codegen::document::METHODS;
 use crate::designer::spec_json::{items, resolve};
 
 /// One operation of a document: its path as written, the path item (for

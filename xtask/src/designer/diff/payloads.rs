@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{Differ, Direction, Level, is_true};
+use super::differ::{Differ, Direction, Level, is_true};
 use crate::designer::spec_json::resolve;
 
 /// A body's or response's media types by essence (`application/json`),

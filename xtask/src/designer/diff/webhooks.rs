@@ -1,13 +1,13 @@
 //! Webhooks and callbacks compared: each document's receiver document
-//! (`codegen::spec::webhooks`), whose operations are compared as any
+//! (`codegen::document::webhooks`), whose operations are compared as any
 //! document's with the directions reversed (the service sends the
 //! request, the receiver the response), each change named where the
 //! webhook is written (`webhooks.shapeAdded.post...`).
 
 use serde_json::Value;
 
-use super::{Change, Differ, unchanged_schemas};
-use crate::codegen::spec::webhooks::{Origin, receiver_document};
+use super::differ::{Change, Differ, unchanged_schemas};
+use crate::codegen::document::webhooks::{Origin, receiver_document};
 
 /// Every change to the webhooks and callbacks from `old` to `new`.
 pub(super) fn diff(old: &Value, new: &Value, today: &str) -> Vec<Change> {

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 
 use super::finding::Severity;
-use crate::codegen::spec::media::served_response;
+use crate::codegen::document::media::served_response;
 use crate::designer::spec_json::{items, resolve};
 
 /// The security requirements that apply to `op`: its own, else the
@@ -121,8 +121,8 @@ pub(super) fn media_types(
     at: &str,
     find: &mut impl FnMut(Severity, String, &'static str, String),
 ) {
-    let readable = crate::codegen::spec::BODY_MEDIA_TYPES;
-    let is_readable = crate::codegen::spec::is_readable_body_type;
+    let readable = crate::codegen::document::BODY_MEDIA_TYPES;
+    let is_readable = crate::codegen::document::is_readable_body_type;
     if let Some(content) = op
         .get("requestBody")
         .map(|body| resolve(doc, body))
@@ -132,8 +132,8 @@ pub(super) fn media_types(
     {
         // XML is read beside JSON or a form of its schema, or alone.
         let structured = |media_type: &str| {
-            crate::codegen::spec::media::kind(media_type) == crate::codegen::spec::media::MediaKind::Json
-                || crate::codegen::spec::media::essence(media_type) == "application/x-www-form-urlencoded"
+            crate::codegen::document::media::kind(media_type) == crate::codegen::document::media::MediaKind::Json
+                || crate::codegen::document::media::essence(media_type) == "application/x-www-form-urlencoded"
         };
         let xml_read = |media_type: &str| {
             let schema = content[media_type].get("schema");
@@ -145,7 +145,7 @@ pub(super) fn media_types(
             beside.is_empty() || beside.iter().any(|media| media.get("schema") == schema)
         };
         for media_type in content.keys() {
-            if !is_readable(media_type) || (crate::codegen::spec::is_xml(media_type) && !xml_read(media_type)) {
+            if !is_readable(media_type) || (crate::codegen::document::is_xml(media_type) && !xml_read(media_type)) {
                 find(
                     Severity::Warning,
                     format!("{at}.requestBody.content.{media_type}"),

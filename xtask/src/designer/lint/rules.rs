@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::examples::examples;
 use super::finding::{Finding, Severity};
 use super::layer_statuses::{layer_statuses, may_be_unauthorized, media_types};
-use crate::codegen::spec::{METHODS, path_variables};
+use crate::codegen::document::{METHODS, path_variables};
 use crate::designer::spec_json::{items, resolve};
 
 /// Every finding for a spec given as JSON, errors first.
@@ -95,80 +95,116 @@ pub fn lint(doc: &Value) -> Vec<Finding> {
                     "secured, but 401 is not documented".into(),
                 );
             }
-            let documents_error = responses.iter().any(|(status, response)| {
-                status.starts_with('4')
-                    && resolve(doc, response)
-                        .pointer("/content/application~1json/schema")
-                        .is_some_and(|schema| is_error_object(doc, schema))
-            });
-            // An operation nothing can fail with a 4xx (public, without
-            // parameters or a body, documenting none) has no error to shape.
-            let can_fail = may_be_unauthorized(doc, op)
-                || items(op, "parameters").next().is_some()
-                || items(item, "parameters").next().is_some()
-                || op.get("requestBody").is_some()
-                || responses.keys().any(|status| status.starts_with('4'));
-            if can_fail && !documents_error {
-                find(
-                    Severity::Error,
-                    format!("{at}.responses"),
-                    "error-4xx",
-                    "no 4xx response with the error object (a `components.schemas` entry requiring code, message and status)".into(),
-                );
-            }
+            error_4xx(doc, (item, op), &at, &responses, &mut find);
             layer_statuses(doc, item, op, &at, &responses, &mut find);
             media_types(doc, op, &at, &mut find);
             deprecation(doc, op, &at, &mut find);
-            for status in ["204", "205"] {
-                if responses
-                    .get(status)
-                    .is_some_and(|r| resolve(doc, r).get("content").is_some())
-                {
-                    find(
-                        Severity::Error,
-                        format!("{at}.responses.{status}.content"),
-                        "no-content",
-                        format!("a {status} response has no body (RFC 9110): the server sends none"),
-                    );
-                }
-            }
-            let variables = path_variables(path);
-            // A path item's parameters apply to each of its operations.
-            let inherited = items(item, "parameters").map(|p| resolve(doc, p));
-            let mut declared: Vec<String> = inherited
-                .filter(|p| p.get("in").and_then(Value::as_str) == Some("path"))
-                .filter_map(|p| p.get("name").and_then(Value::as_str).map(str::to_string))
-                .collect();
-            for (i, param) in items(op, "parameters").enumerate() {
-                let param = resolve(doc, param);
-                if param.get("in").and_then(Value::as_str) != Some("path") {
-                    continue;
-                }
-                let name = param.get("name").and_then(Value::as_str).unwrap_or_default();
-                declared.push(name.to_string());
-                if !variables.contains(&name) {
-                    find(
-                        Severity::Error,
-                        format!("{at}.parameters.{i}"),
-                        "path-parameters",
-                        format!("`{name}` is not in the path"),
-                    );
-                }
-            }
-            for variable in variables.iter().filter(|v| !declared.iter().any(|d| d == *v)) {
-                find(
-                    Severity::Error,
-                    at.clone(),
-                    "path-parameters",
-                    format!("path variable `{{{variable}}}` is not declared"),
-                );
-            }
+            no_content(doc, &at, &responses, &mut find);
+            path_parameters(doc, path, (item, op), &at, &mut find);
         }
     }
     unused_components(doc, &mut find);
     examples(doc, "", doc, &mut find);
     findings.sort();
     findings
+}
+
+/// An operation that can fail with a 4xx documents one with the error
+/// object (a `components.schemas` entry requiring code, message and
+/// status).
+fn error_4xx(
+    doc: &Value,
+    (item, op): (&Value, &Value),
+    at: &str,
+    responses: &serde_json::Map<String, Value>,
+    find: &mut impl FnMut(Severity, String, &'static str, String),
+) {
+    let documents_error = responses.iter().any(|(status, response)| {
+        status.starts_with('4')
+            && resolve(doc, response)
+                .pointer("/content/application~1json/schema")
+                .is_some_and(|schema| is_error_object(doc, schema))
+    });
+    // An operation nothing can fail with a 4xx (public, without
+    // parameters or a body, documenting none) has no error to shape.
+    let can_fail = may_be_unauthorized(doc, op)
+        || items(op, "parameters").next().is_some()
+        || items(item, "parameters").next().is_some()
+        || op.get("requestBody").is_some()
+        || responses.keys().any(|status| status.starts_with('4'));
+    if can_fail && !documents_error {
+        find(
+            Severity::Error,
+            format!("{at}.responses"),
+            "error-4xx",
+            "no 4xx response with the error object (a `components.schemas` entry requiring code, message and status)"
+                .into(),
+        );
+    }
+}
+
+/// A 204 or 205 response documents no body (RFC 9110).
+fn no_content(
+    doc: &Value,
+    at: &str,
+    responses: &serde_json::Map<String, Value>,
+    find: &mut impl FnMut(Severity, String, &'static str, String),
+) {
+    for status in ["204", "205"] {
+        if responses
+            .get(status)
+            .is_some_and(|r| resolve(doc, r).get("content").is_some())
+        {
+            find(
+                Severity::Error,
+                format!("{at}.responses.{status}.content"),
+                "no-content",
+                format!("a {status} response has no body (RFC 9110): the server sends none"),
+            );
+        }
+    }
+}
+
+/// Each path parameter is a variable of the path, and each variable a
+/// declared parameter (of the operation or its path item).
+fn path_parameters(
+    doc: &Value,
+    path: &str,
+    (item, op): (&Value, &Value),
+    at: &str,
+    find: &mut impl FnMut(Severity, String, &'static str, String),
+) {
+    let variables = path_variables(path);
+    // A path item's parameters apply to each of its operations.
+    let inherited = items(item, "parameters").map(|p| resolve(doc, p));
+    let mut declared: Vec<String> = inherited
+        .filter(|p| p.get("in").and_then(Value::as_str) == Some("path"))
+        .filter_map(|p| p.get("name").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    for (i, param) in items(op, "parameters").enumerate() {
+        let param = resolve(doc, param);
+        if param.get("in").and_then(Value::as_str) != Some("path") {
+            continue;
+        }
+        let name = param.get("name").and_then(Value::as_str).unwrap_or_default();
+        declared.push(name.to_string());
+        if !variables.contains(&name) {
+            find(
+                Severity::Error,
+                format!("{at}.parameters.{i}"),
+                "path-parameters",
+                format!("`{name}` is not in the path"),
+            );
+        }
+    }
+    for variable in variables.iter().filter(|v| !declared.iter().any(|d| d == *v)) {
+        find(
+            Severity::Error,
+            at.to_string(),
+            "path-parameters",
+            format!("path variable `{{{variable}}}` is not declared"),
+        );
+    }
 }
 
 /// A deprecated operation of ours says since when (`x-deprecation-date`,
@@ -283,5 +319,5 @@ fn is_error_object(doc: &Value, schema: &Value) -> bool {
         .get("$ref")
         .and_then(Value::as_str)
         .is_some_and(|r| r.starts_with("#/components/schemas/"));
-    named && crate::codegen::spec::is_error_object(resolve(doc, schema))
+    named && crate::codegen::document::is_error_object(resolve(doc, schema))
 }

@@ -228,7 +228,7 @@ pub(super) fn service_file(server: &str) -> Result<String, String> {
     let tokens = quote! {
         use crate::api::*;
         #runtime
-        use crate::runtime::serving::Serving;
+        use crate::runtime::serving::{Served, Serving};
         use crate::runtime::{AuthError, Authenticator, Credential};
 
         /// The service. Hold its state here (a database pool, ...).
@@ -247,7 +247,9 @@ pub(super) fn service_file(server: &str) -> Result<String, String> {
             async fn authenticate(&self, _credential: Credential) -> Result<(), AuthError> {
                 Ok(())
             }
+        }
 
+        impl Served for Service {
             fn serving(&self) -> Option<&Serving> {
                 Some(&self.serving)
             }

@@ -155,9 +155,11 @@ fn spec_in_workspace(root: &Path, name: &str, file: &Path) -> Result<String, Str
         Ok(())
     };
     copy(&absolute, &spec)?;
-    let list = PathBuf::from(crate::codegen::spec::leave_out::list_path(&absolute.to_string_lossy()));
+    let list = PathBuf::from(crate::codegen::document::leave_out::list_path(
+        &absolute.to_string_lossy(),
+    ));
     if list.exists() {
-        copy(&list, &crate::codegen::spec::leave_out::list_path(&spec))?;
+        copy(&list, &crate::codegen::document::leave_out::list_path(&spec))?;
     }
     Ok(spec)
 }

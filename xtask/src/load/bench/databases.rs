@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use super::{Bench, seed_database};
+use super::harness::Bench;
+use crate::load::server_process::seed_database;
 
 impl Bench {
     /// A list body of the first `count` orders of the list in `body`.

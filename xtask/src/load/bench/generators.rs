@@ -5,7 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::{Bench, CONNECTIONS, Figures, OHA_VERSION};
+use super::figures::Figures;
+use super::harness::{Bench, CONNECTIONS, OHA_VERSION};
 use crate::load::server_process::check;
 
 /// oha at the pinned version, installed from crates.io on first use.

@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use super::Bench;
+use super::harness::Bench;
 use crate::load::server_process::ServerProcess;
 
 const WARM: usize = 50;

@@ -20,48 +20,16 @@ use std::process::Command;
 mod databases;
 mod figures;
 mod generators;
+mod harness;
 mod instructions;
 mod pages;
 mod postgres;
 mod report;
 mod validation;
 
-use crate::load::server_process::{ServerProcess, check, seed_database};
+use crate::load::server_process::{ServerProcess, check};
 use figures::{Figures, Kind, Replay, Row};
-
-const OHA_VERSION: &str = "1.16.0";
-const CONNECTIONS: usize = 64;
-
-struct Bench {
-    work: PathBuf,
-    /// Where the servers' binaries are: `target/release`, or
-    /// `target/debug` under `--quick`.
-    binaries: PathBuf,
-    /// oha, installed for the full run; `--quick` (CI) loads with our
-    /// `petstore-load` instead, which a clean clone would not first
-    /// build from source for minutes.
-    oha: Option<PathBuf>,
-    seconds: u64,
-    /// The key of the database in use.
-    key: String,
-    /// Databases made so far: size → (file, its key).
-    databases: std::collections::BTreeMap<i64, (PathBuf, String)>,
-    rows: Vec<Row>,
-    /// listOrders/100 with and without the connection reaper, alternated:
-    /// the best served req/s of each.
-    reaper: (f64, f64),
-    /// listOrders/100 at log level info (the default) and error, alternated:
-    /// the best served req/s of each.
-    log_line: (f64, f64),
-    /// The same by instructions counted in the whole process (callgrind),
-    /// where valgrind runs: info, then error.
-    log_instructions: Option<(f64, f64)>,
-    /// listOrders/100 with and without the request metrics, alternated.
-    metrics: (f64, f64),
-    /// The same by instructions counted in the request handler (callgrind),
-    /// where valgrind runs.
-    metrics_instructions: Option<(f64, f64)>,
-}
+use harness::{Bench, CONNECTIONS};
 
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     let quick = match args {

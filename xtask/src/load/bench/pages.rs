@@ -18,8 +18,9 @@ use std::path::Path;
 
 use std::process::Stdio;
 
+use super::figures::{Figures, Kind, Row};
+use super::harness::{Bench, CONNECTIONS};
 use super::postgres::PostgresDatabase;
-use super::{Bench, CONNECTIONS, Figures, Kind, Row};
 use crate::load::server_process::seed_database;
 
 pub(super) const FIRST: &str = "v2 listOrders, the first page of 100 again and again, 100000 orders";

@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use super::{Bench, Figures, Kind, Row};
+use super::figures::{Figures, Kind, Row};
+use super::harness::Bench;
 use crate::load::server_process::ServerProcess;
 
 /// The body every request sends: valid, about 1 KB.

@@ -265,7 +265,7 @@ security:
 #[test]
 fn a_document_without_mistakes_is_read_as_written() {
     let text = spec("paths: {}\n");
-    let (read, tolerated) = xtask::codegen::spec::tolerate::tolerate(&text);
+    let (read, tolerated) = xtask::codegen::document::tolerate::tolerate(&text);
     assert_eq!(read, text);
     assert!(tolerated.is_empty());
 }

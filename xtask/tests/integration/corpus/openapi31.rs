@@ -1,6 +1,6 @@
 //! OpenAPI 3.1 documents generate as 3.0 documents do: read into their
 //! 3.0 rendering (the schema rules are unit-tested beside it, in
-//! `xtask/src/codegen/spec/openapi31/tests.rs`), through the same checks,
+//! `xtask/src/codegen/document/openapi31/tests.rs`), through the same checks,
 //! classes and per-operation refusals, with the service serving the
 //! designer's own 3.1 source. The 3.1 kitchen sink
 //! (`crates/kitchen-sink-31`) runs what these generate.

@@ -764,7 +764,7 @@ pub trait TheConsumerFinancialProtectionBureauApi {
 /**What a `The Consumer Financial Protection Bureau` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TheConsumerFinancialProtectionBureauHandlers: runtime::Authenticator {
+pub trait TheConsumerFinancialProtectionBureauHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Get a list of all datasets.
     fn get_datasets(
         &self,
@@ -1114,7 +1114,7 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                         runtime::not_allowed_id(&method, "/data"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DATASETS],
                             ) {
@@ -1144,7 +1144,7 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                         runtime::not_allowed_id(&method, "/data/hmda"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DATASET_HMDA],
                             ) {
@@ -1177,7 +1177,7 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                             _: runtime::Parameters<GetConceptHmda>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CONCEPT_HMDA],
                             ) {
@@ -1210,7 +1210,7 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                             _: runtime::Parameters<QuerySliceHmda>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&QUERY_SLICE_HMDA],
                             ) {
@@ -1246,7 +1246,7 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                             _: runtime::Parameters<GetSliceMetadataHmda>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SLICE_METADATA_HMDA],
                             ) {
@@ -1279,7 +1279,7 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                             _: runtime::Parameters<GetDataset>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DATASET],
                             ) {
@@ -1309,7 +1309,7 @@ pub fn register_endpoints<H: TheConsumerFinancialProtectionBureauHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

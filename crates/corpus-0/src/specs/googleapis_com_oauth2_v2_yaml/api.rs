@@ -1567,7 +1567,7 @@ pub trait GoogleOAuth2Api {
 /**What a `Google OAuth2` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait GoogleOAuth2Handlers: runtime::Authenticator {
+pub trait GoogleOAuth2Handlers: runtime::Authenticator + runtime::serving::Served {
     ///`oauth2_getCertForOpenIdConnect`
     fn oauth2_get_cert_for_open_id_connect(
         &self,
@@ -1863,7 +1863,7 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                         runtime::not_allowed_id(&method, "/oauth2/v2/certs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&OAUTH2_GET_CERT_FOR_OPEN_ID_CONNECT],
                             ) {
@@ -1893,7 +1893,7 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                         runtime::not_allowed_id(&method, "/oauth2/v2/tokeninfo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&OAUTH2_TOKENINFO],
                             ) {
@@ -1923,7 +1923,7 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                         runtime::not_allowed_id(&method, "/oauth2/v2/userinfo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&OAUTH2_USERINFO_GET],
                             ) {
@@ -1953,7 +1953,7 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -1983,7 +1983,7 @@ pub fn register_endpoints<H: GoogleOAuth2Handlers>(
                         runtime::not_allowed_id(&method, "/userinfo/v2/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&OAUTH2_USERINFO_V2_ME_GET],
                             ) {

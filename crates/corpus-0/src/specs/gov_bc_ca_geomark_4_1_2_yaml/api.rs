@@ -2734,7 +2734,7 @@ pub trait GeoMarkWebServiceRestApiApi {
 /**What a `GeoMark Web Service REST API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait GeoMarkWebServiceRestApiHandlers: runtime::Authenticator {
+pub trait GeoMarkWebServiceRestApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Create a new geomark by copying the geometries from one or more existing geomarks from the current server.
 
 The source geomarks can be specified by with the geomarkUrl parameter.  Repeat the parameter if sourcing from multiple geomarks*/
@@ -3257,7 +3257,7 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                         runtime::not_allowed_id(&method, "/pub/geomark/geomarks/copy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_GEOMARKS_COPY],
                             ) {
@@ -3287,7 +3287,7 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                         runtime::not_allowed_id(&method, "/pub/geomark/geomarks/new"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_GEOMARKS_NEW],
                             ) {
@@ -3325,7 +3325,7 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GEOMARKS_BY_GEOMARK_ID_FILE_FORMAT_EXTENSION],
                             ) {
@@ -3363,7 +3363,7 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_GEOMARKS_BY_GEOMARK_ID_BOUNDING_BOX_FILE_FORMAT_EXTENSION,
@@ -3403,7 +3403,7 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GEOMARKS_BY_GEOMARK_ID_FEATURE_FILE_FORMAT_EXTENSION],
                             ) {
@@ -3441,7 +3441,7 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GEOMARKS_BY_GEOMARK_ID_PARTS_FILE_FORMAT_EXTENSION],
                             ) {
@@ -3479,7 +3479,7 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GEOMARKS_BY_GEOMARK_ID_POINT_FILE_FORMAT_EXTENSION],
                             ) {
@@ -3509,7 +3509,7 @@ pub fn register_endpoints<H: GeoMarkWebServiceRestApiHandlers>(
                         runtime::not_allowed_id(&method, "/pub/geomark/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

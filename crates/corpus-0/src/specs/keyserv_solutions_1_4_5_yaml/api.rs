@@ -3461,7 +3461,7 @@ pub trait KeyServApi {
 /**What a `KeyServ` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait KeyServHandlers: runtime::Authenticator {
+pub trait KeyServHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`KeysApi_Current`
     fn keys_api_current(
         &self,
@@ -4790,7 +4790,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -4823,7 +4823,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             _: runtime::Parameters<KeysApiCurrent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&KEYS_API_CURRENT],
                             ) {
@@ -4856,7 +4856,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             _: runtime::Parameters<KeysApiCustom>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&KEYS_API_CUSTOM],
                             ) {
@@ -4889,7 +4889,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             _: runtime::Parameters<KeysApiExpiry>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&KEYS_API_EXPIRY],
                             ) {
@@ -4922,7 +4922,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             _: runtime::Parameters<KeysApiFind>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&KEYS_API_FIND],
                             ) {
@@ -4952,7 +4952,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PRODUCTS_API_PATCH_PRODUCT2, &PRODUCTS_API_PATCH_PRODUCT],
                             ) {
@@ -4982,7 +4982,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi/Count"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PRODUCTS_API_COUNT],
                             ) {
@@ -5012,7 +5012,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi/Find"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PRODUCTS_API_FIND],
                             ) {
@@ -5042,7 +5042,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi/List"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PRODUCTS_API_LIST],
                             ) {
@@ -5072,7 +5072,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/ProductsApi/Save"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PRODUCTS_API_SAVE],
                             ) {
@@ -5105,7 +5105,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             _: runtime::Parameters<ProductsApiDeleteProduct>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &PRODUCTS_API_DELETE_PRODUCT2,
@@ -5138,7 +5138,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &SUBSCRIPTIONS_API_PUT_SUBSCRIPTION,
@@ -5171,7 +5171,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Count"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBSCRIPTIONS_API_COUNT],
                             ) {
@@ -5201,7 +5201,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Disable"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBSCRIPTIONS_API_DISABLE2, &SUBSCRIPTIONS_API_DISABLE],
                             ) {
@@ -5231,7 +5231,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Enable"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBSCRIPTIONS_API_ENABLE2, &SUBSCRIPTIONS_API_ENABLE],
                             ) {
@@ -5261,7 +5261,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Find"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBSCRIPTIONS_API_FIND],
                             ) {
@@ -5291,7 +5291,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/List"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBSCRIPTIONS_API_LIST],
                             ) {
@@ -5321,7 +5321,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                         runtime::not_allowed_id(&method, "/v1/SubscriptionsApi/Save"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBSCRIPTIONS_API_SAVE],
                             ) {
@@ -5357,7 +5357,7 @@ pub fn register_endpoints<H: KeyServHandlers>(
                             _: runtime::Parameters<SubscriptionsApiDeleteSubscription>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &SUBSCRIPTIONS_API_DELETE_SUBSCRIPTION2,

@@ -2586,7 +2586,7 @@ Removes a service description from the OSDB Service Registry*/
 /**What a `OSDB REST API v1` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait OsdbRestApiV1Handlers: runtime::Authenticator {
+pub trait OsdbRestApiV1Handlers: runtime::Authenticator + runtime::serving::Served {
     /**List actions
 
 Returns an array of action descriptions for the actions supported by the given service*/
@@ -3155,7 +3155,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             _: runtime::Parameters<ListActions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ACTIONS],
                             ) {
@@ -3191,7 +3191,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             _: runtime::Parameters<DescribeAction>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DESCRIBE_ACTION],
                             ) {
@@ -3227,7 +3227,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             _: runtime::Parameters<ExecuteAction>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXECUTE_ACTION],
                             ) {
@@ -3263,7 +3263,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             _: runtime::Parameters<ActionHelp>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ACTION_HELP],
                             ) {
@@ -3293,7 +3293,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                         runtime::not_allowed_id(&method, "/osdb/api/v1/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGIN],
                             ) {
@@ -3323,7 +3323,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                         runtime::not_allowed_id(&method, "/osdb/api/v1/logout"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGOUT],
                             ) {
@@ -3353,7 +3353,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                         runtime::not_allowed_id(&method, "/osdb/api/v1/services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICES, &LOAD_SERVICE],
                             ) {
@@ -3389,7 +3389,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                             _: runtime::Parameters<UnloadService>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DESCRIBE_SERVICE, &UNLOAD_SERVICE],
                             ) {
@@ -3419,7 +3419,7 @@ pub fn register_endpoints<H: OsdbRestApiV1Handlers>(
                         runtime::not_allowed_id(&method, "/osdb/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

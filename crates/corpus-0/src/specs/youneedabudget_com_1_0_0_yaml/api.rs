@@ -9111,7 +9111,7 @@ Returns authenticated user information*/
 /**What a `YNAB API Endpoints` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait YnabApiEndpointsHandlers: runtime::Authenticator {
+pub trait YnabApiEndpointsHandlers: runtime::Authenticator + runtime::serving::Served {
     /**List budgets
 
 Returns budgets list with summary information*/
@@ -11318,7 +11318,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/v1/budgets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BUDGETS],
                             ) {
@@ -11351,7 +11351,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetBudgetById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BUDGET_BY_ID],
                             ) {
@@ -11387,7 +11387,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<CreateAccount>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNTS, &CREATE_ACCOUNT],
                             ) {
@@ -11423,7 +11423,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetAccountById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_BY_ID],
                             ) {
@@ -11459,7 +11459,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetTransactionsByAccount>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TRANSACTIONS_BY_ACCOUNT],
                             ) {
@@ -11495,7 +11495,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetCategories>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORIES],
                             ) {
@@ -11531,7 +11531,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetCategoryById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORY_BY_ID],
                             ) {
@@ -11567,7 +11567,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetTransactionsByCategory>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TRANSACTIONS_BY_CATEGORY],
                             ) {
@@ -11603,7 +11603,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetBudgetMonths>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BUDGET_MONTHS],
                             ) {
@@ -11639,7 +11639,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetBudgetMonth>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BUDGET_MONTH],
                             ) {
@@ -11675,7 +11675,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<UpdateMonthCategory>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MONTH_CATEGORY_BY_ID, &UPDATE_MONTH_CATEGORY],
                             ) {
@@ -11711,7 +11711,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetPayeeLocations>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYEE_LOCATIONS],
                             ) {
@@ -11747,7 +11747,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetPayeeLocationById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYEE_LOCATION_BY_ID],
                             ) {
@@ -11783,7 +11783,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetPayees>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYEES],
                             ) {
@@ -11819,7 +11819,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetPayeeById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYEE_BY_ID],
                             ) {
@@ -11855,7 +11855,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetPayeeLocationsByPayee>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYEE_LOCATIONS_BY_PAYEE],
                             ) {
@@ -11891,7 +11891,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetTransactionsByPayee>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TRANSACTIONS_BY_PAYEE],
                             ) {
@@ -11927,7 +11927,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetScheduledTransactions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SCHEDULED_TRANSACTIONS],
                             ) {
@@ -11963,7 +11963,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetScheduledTransactionById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SCHEDULED_TRANSACTION_BY_ID],
                             ) {
@@ -11999,7 +11999,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<GetBudgetSettingsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BUDGET_SETTINGS_BY_ID],
                             ) {
@@ -12035,7 +12035,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<UpdateTransactions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_TRANSACTIONS,
@@ -12075,7 +12075,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<BulkCreateTransactions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BULK_CREATE_TRANSACTIONS],
                             ) {
@@ -12111,7 +12111,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<ImportTransactions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IMPORT_TRANSACTIONS],
                             ) {
@@ -12147,7 +12147,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                             _: runtime::Parameters<UpdateTransaction>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TRANSACTION_BY_ID, &UPDATE_TRANSACTION],
                             ) {
@@ -12177,7 +12177,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -12207,7 +12207,7 @@ pub fn register_endpoints<H: YnabApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/v1/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USER],
                             ) {

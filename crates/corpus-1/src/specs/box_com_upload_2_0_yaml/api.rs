@@ -4063,7 +4063,7 @@ pub trait Box20UploadsApi {
 /**What a `Box 2.0 Uploads` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait Box20UploadsHandlers: runtime::Authenticator {
+pub trait Box20UploadsHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Upload File
 
 Use the Uploads API to allow users to add a new file.*/
@@ -4809,7 +4809,7 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                         runtime::not_allowed_id(&method, "/api/2.0/files/content"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPLOAD_FILE],
                             ) {
@@ -4842,7 +4842,7 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_UPLOAD_SESSION],
                             ) {
@@ -4878,7 +4878,7 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             _: runtime::Parameters<AbortUploadSession>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_UPLOAD_SESSION, &UPLOAD_PART, &ABORT_UPLOAD_SESSION],
                             ) {
@@ -4914,7 +4914,7 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             _: runtime::Parameters<CommitUploadSession>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&COMMIT_UPLOAD_SESSION],
                             ) {
@@ -4950,7 +4950,7 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             _: runtime::Parameters<ListParts>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_PARTS],
                             ) {
@@ -4986,7 +4986,7 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             _: runtime::Parameters<UploadFileVersion>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPLOAD_FILE_VERSION],
                             ) {
@@ -5022,7 +5022,7 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                             _: runtime::Parameters<CreateUploadSessionNewVersion>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_UPLOAD_SESSION_NEW_VERSION],
                             ) {
@@ -5052,7 +5052,7 @@ pub fn register_endpoints<H: Box20UploadsHandlers>(
                         runtime::not_allowed_id(&method, "/api/2.0/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -673,7 +673,7 @@ pub trait DiscoveryMarketResearchApi {
 /**What a `Discovery Market Research` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait DiscoveryMarketResearchHandlers: runtime::Authenticator {
+pub trait DiscoveryMarketResearchHandlers: runtime::Authenticator + runtime::serving::Served {
     /**This endpoint returns contract history from FPDS for a specific vendor
 
 <p>This endpoint returns contract history from FPDS for a specific vendor. The vendor's DUNS number is a required parameter. You can also filter contracts by their NAICS code to find contracts relevant to a particular category.  </p>*/
@@ -991,7 +991,7 @@ pub fn register_endpoints<H: DiscoveryMarketResearchHandlers>(
                         runtime::not_allowed_id(&method, "/api/contracts/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_CONTRACTS],
                             ) {
@@ -1021,7 +1021,7 @@ pub fn register_endpoints<H: DiscoveryMarketResearchHandlers>(
                         runtime::not_allowed_id(&method, "/api/metadata/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&METADATA],
                             ) {
@@ -1051,7 +1051,7 @@ pub fn register_endpoints<H: DiscoveryMarketResearchHandlers>(
                         runtime::not_allowed_id(&method, "/api/naics/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_NAICS],
                             ) {
@@ -1084,7 +1084,7 @@ pub fn register_endpoints<H: DiscoveryMarketResearchHandlers>(
                             _: runtime::Parameters<GetVendor>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VENDOR],
                             ) {
@@ -1114,7 +1114,7 @@ pub fn register_endpoints<H: DiscoveryMarketResearchHandlers>(
                         runtime::not_allowed_id(&method, "/api/vendors/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VENDORS],
                             ) {
@@ -1144,7 +1144,7 @@ pub fn register_endpoints<H: DiscoveryMarketResearchHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -5184,7 +5184,7 @@ When modifying a specific ItemField, the ItemField's ID in the `path` attribute 
 /**What a `1Password Connect` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait Api1passwordConnectHandlers: runtime::Authenticator {
+pub trait Api1passwordConnectHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Retrieve a list of API Requests that have been made.
     fn get_api_activity(
         &self,
@@ -6181,7 +6181,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                         runtime::not_allowed_id(&method, "/activity"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_ACTIVITY],
                             ) {
@@ -6211,7 +6211,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                         runtime::not_allowed_id(&method, "/health"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SERVER_HEALTH],
                             ) {
@@ -6241,7 +6241,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                         runtime::not_allowed_id(&method, "/heartbeat"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HEARTBEAT],
                             ) {
@@ -6271,7 +6271,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                         runtime::not_allowed_id(&method, "/metrics"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PROMETHEUS_METRICS],
                             ) {
@@ -6301,7 +6301,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -6331,7 +6331,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                         runtime::not_allowed_id(&method, "/vaults"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VAULTS],
                             ) {
@@ -6364,7 +6364,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             _: runtime::Parameters<GetVaultById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VAULT_BY_ID],
                             ) {
@@ -6397,7 +6397,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             _: runtime::Parameters<CreateVaultItem>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VAULT_ITEMS, &CREATE_VAULT_ITEM],
                             ) {
@@ -6433,7 +6433,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             _: runtime::Parameters<PatchVaultItem>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_VAULT_ITEM_BY_ID,
@@ -6474,7 +6474,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             _: runtime::Parameters<GetItemFiles>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ITEM_FILES],
                             ) {
@@ -6510,7 +6510,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             _: runtime::Parameters<GetDetailsOfFileById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DETAILS_OF_FILE_BY_ID],
                             ) {
@@ -6546,7 +6546,7 @@ pub fn register_endpoints<H: Api1passwordConnectHandlers>(
                             _: runtime::Parameters<DownloadFileById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DOWNLOAD_FILE_BY_ID],
                             ) {

@@ -372,7 +372,7 @@ pub trait TestApi {
 /**What a `test` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TestHandlers: runtime::Authenticator {
+pub trait TestHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`handler`
     fn handler(
         &self,
@@ -481,7 +481,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -511,7 +511,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/super_pages"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER],
                             ) {

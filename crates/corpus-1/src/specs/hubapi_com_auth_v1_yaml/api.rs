@@ -834,7 +834,7 @@ pub trait OAuthServiceApi {
 /**What a `OAuthService` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait OAuthServiceHandlers: runtime::Authenticator {
+pub trait OAuthServiceHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`get_oauth_v1_access_tokens_token_getAccessToken`
     fn get_oauth_v1_access_tokens_token_get_access_token(
         &self,
@@ -1136,7 +1136,7 @@ pub fn register_endpoints<H: OAuthServiceHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_OAUTH_V1_ACCESS_TOKENS_TOKEN_GET_ACCESS_TOKEN],
                             ) {
@@ -1174,7 +1174,7 @@ pub fn register_endpoints<H: OAuthServiceHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_OAUTH_V1_REFRESH_TOKENS_TOKEN_GET_REFRESH_TOKEN,
@@ -1207,7 +1207,7 @@ pub fn register_endpoints<H: OAuthServiceHandlers>(
                         runtime::not_allowed_id(&method, "/oauth/v1/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_OAUTH_V1_TOKEN_CREATE_TOKEN],
                             ) {
@@ -1237,7 +1237,7 @@ pub fn register_endpoints<H: OAuthServiceHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -2557,7 +2557,7 @@ Returns a JSON of the API status.*/
 /**What a `Active Documentation for /v1` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ActiveDocumentationForV1Handlers: runtime::Authenticator {
+pub trait ActiveDocumentationForV1Handlers: runtime::Authenticator + runtime::serving::Served {
     /**Account balance
 
 Returns a JSON of the account balance.*/
@@ -3509,7 +3509,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/iatu/balance"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_BALANCE],
                             ) {
@@ -3539,7 +3539,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/iatu/charges/reports/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_CHARGES_REPORTS_ALL],
                             ) {
@@ -3572,7 +3572,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_CHARGES_REPORTS_ALL_CSV],
                             ) {
@@ -3602,7 +3602,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/iatu/number-validator"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_NUMBER_VALIDATOR],
                             ) {
@@ -3632,7 +3632,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/iatu/products/promotions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_PRODUCTS_PROMOTIONS],
                             ) {
@@ -3665,7 +3665,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_PRODUCTS_REPORTS_ALL],
                             ) {
@@ -3698,7 +3698,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_PRODUCTS_REPORTS_ALL_CSV],
                             ) {
@@ -3731,7 +3731,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_PRODUCTS_REPORTS_LOCAL_VALUE],
                             ) {
@@ -3761,7 +3761,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/iatu/topups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_IATU_TOPUPS],
                             ) {
@@ -3791,7 +3791,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/iatu/topups/reports"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_IATU_TOPUPS_REPORTS],
                             ) {
@@ -3821,7 +3821,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/iatu/topups/reports/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_TOPUPS_REPORTS_ALL],
                             ) {
@@ -3854,7 +3854,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_TOPUPS_REPORTS_ALL_CSV],
                             ) {
@@ -3887,7 +3887,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IATU_TOPUPS_REPORTS_TOTALS],
                             ) {
@@ -3917,7 +3917,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/iatu/topups/reverse"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_IATU_TOPUPS_REVERSE],
                             ) {
@@ -3947,7 +3947,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3977,7 +3977,7 @@ pub fn register_endpoints<H: ActiveDocumentationForV1Handlers>(
                         runtime::not_allowed_id(&method, "/v1/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STATUS],
                             ) {

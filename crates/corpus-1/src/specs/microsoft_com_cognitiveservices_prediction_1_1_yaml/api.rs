@@ -1040,7 +1040,7 @@ pub trait PredictionEndpointApi {
 /**What a `PredictionEndpoint` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait PredictionEndpointHandlers: runtime::Authenticator {
+pub trait PredictionEndpointHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Predict an image and saves the result
     fn predict_image(
         &self,
@@ -1432,7 +1432,7 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -1468,7 +1468,7 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             _: runtime::Parameters<PredictImage>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREDICT_IMAGE],
                             ) {
@@ -1504,7 +1504,7 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             _: runtime::Parameters<PredictImageWithNoStore>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREDICT_IMAGE_WITH_NO_STORE],
                             ) {
@@ -1540,7 +1540,7 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             _: runtime::Parameters<PredictImageUrl>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREDICT_IMAGE_URL],
                             ) {
@@ -1576,7 +1576,7 @@ pub fn register_endpoints<H: PredictionEndpointHandlers>(
                             _: runtime::Parameters<PredictImageUrlWithNoStore>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREDICT_IMAGE_URL_WITH_NO_STORE],
                             ) {

@@ -3673,7 +3673,7 @@ Creates new employee. Status of the employee will be set to `active` if `hire_da
 /**What a `Personnel Data` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait PersonnelDataHandlers: runtime::Authenticator {
+pub trait PersonnelDataHandlers: runtime::Authenticator + runtime::serving::Served {
     ///This endpoint is responsible for fetching attendance data for the company employees. It is possible to paginate results, filter by period, the date and/or time it was updated, and/or specific employees. The result will contain a list of attendance periods, structured as defined here.
     fn get_company_attendances(
         &self,
@@ -4445,7 +4445,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                         runtime::not_allowed_id(&method, "/v1/company/attendances"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPANY_ATTENDANCES, &POST_COMPANY_ATTENDANCES],
                             ) {
@@ -4478,7 +4478,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                             _: runtime::Parameters<PatchCompanyAttendancesById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &DELETE_COMPANY_ATTENDANCES_BY_ID,
@@ -4511,7 +4511,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                         runtime::not_allowed_id(&method, "/v1/company/employees"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPANY_EMPLOYEES, &POST_COMPANY_EMPLOYEES],
                             ) {
@@ -4547,7 +4547,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                             _: runtime::Parameters<GetCompanyEmployeesByEmployeeId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID],
                             ) {
@@ -4585,7 +4585,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_COMPANY_EMPLOYEES_BY_EMPLOYEE_ID_PROFILE_PICTURE_BY_WIDTH,
@@ -4617,7 +4617,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                         runtime::not_allowed_id(&method, "/v1/company/time-off-types"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPANY_TIME_OFF_TYPES],
                             ) {
@@ -4647,7 +4647,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                         runtime::not_allowed_id(&method, "/v1/company/time-offs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPANY_TIME_OFFS, &POST_COMPANY_TIME_OFFS],
                             ) {
@@ -4680,7 +4680,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                             _: runtime::Parameters<DeleteCompanyTimeOffsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_COMPANY_TIME_OFFS_BY_ID,
@@ -4713,7 +4713,7 @@ pub fn register_endpoints<H: PersonnelDataHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -4501,7 +4501,7 @@ Delete a version*/
 /**What a `API Endpoints` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ApiEndpointsHandlers: runtime::Authenticator {
+pub trait ApiEndpointsHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get metadata about the current project
 
 Returns project data for API key*/
@@ -6704,7 +6704,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PROJECT],
                             ) {
@@ -6734,7 +6734,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/api-specification"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_SPECIFICATION, &UPLOAD_API_SPECIFICATION],
                             ) {
@@ -6770,7 +6770,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             _: runtime::Parameters<DeleteApiSpecification>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_API_SPECIFICATION, &DELETE_API_SPECIFICATION],
                             ) {
@@ -6803,7 +6803,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             _: runtime::Parameters<GetCategory>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORY],
                             ) {
@@ -6839,7 +6839,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             _: runtime::Parameters<GetCategoryDocs>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORY_DOCS],
                             ) {
@@ -6869,7 +6869,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/changelogs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CHANGELOGS, &CREATE_CHANGELOG],
                             ) {
@@ -6902,7 +6902,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             _: runtime::Parameters<DeleteChangelog>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CHANGELOG, &UPDATE_CHANGELOG, &DELETE_CHANGELOG],
                             ) {
@@ -6932,7 +6932,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/custompages"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CUSTOM_PAGES, &CREATE_CUSTOM_PAGE],
                             ) {
@@ -6965,7 +6965,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             _: runtime::Parameters<DeleteCustomPage>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_CUSTOM_PAGE,
@@ -6999,7 +6999,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/docs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_DOC],
                             ) {
@@ -7029,7 +7029,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/docs/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SEARCH_DOCS],
                             ) {
@@ -7062,7 +7062,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             _: runtime::Parameters<DeleteDoc>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DOC, &UPDATE_DOC, &DELETE_DOC],
                             ) {
@@ -7092,7 +7092,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/errors"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ERRORS],
                             ) {
@@ -7122,7 +7122,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -7152,7 +7152,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/swagger"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPLOAD_SWAGGER],
                             ) {
@@ -7185,7 +7185,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             _: runtime::Parameters<DeleteSwagger>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_SWAGGER, &DELETE_SWAGGER],
                             ) {
@@ -7215,7 +7215,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/version"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VERSIONS, &CREATE_VERSION],
                             ) {
@@ -7248,7 +7248,7 @@ pub fn register_endpoints<H: ApiEndpointsHandlers>(
                             _: runtime::Parameters<DeleteVersion>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VERSION, &UPDATE_VERSION, &DELETE_VERSION],
                             ) {

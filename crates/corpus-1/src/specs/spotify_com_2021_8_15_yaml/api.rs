@@ -18025,7 +18025,7 @@ you [add tracks](https://developer.spotify.com/documentation/web-api/reference/#
 /**What a `Spotify Web API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SpotifyWebApiHandlers: runtime::Authenticator {
+pub trait SpotifyWebApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get Multiple Albums
 
 Get Spotify catalog information for multiple albums identified by their Spotify IDs.*/
@@ -23953,7 +23953,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/albums"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_MULTIPLE_ALBUMS],
                             ) {
@@ -23986,7 +23986,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAnAlbum>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AN_ALBUM],
                             ) {
@@ -24019,7 +24019,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAnAlbumsTracks>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AN_ALBUMS_TRACKS],
                             ) {
@@ -24049,7 +24049,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/artists"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_MULTIPLE_ARTISTS],
                             ) {
@@ -24082,7 +24082,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAnArtist>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AN_ARTIST],
                             ) {
@@ -24115,7 +24115,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAnArtistsAlbums>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AN_ARTISTS_ALBUMS],
                             ) {
@@ -24151,7 +24151,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAnArtistsRelatedArtists>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AN_ARTISTS_RELATED_ARTISTS],
                             ) {
@@ -24184,7 +24184,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAnArtistsTopTracks>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AN_ARTISTS_TOP_TRACKS],
                             ) {
@@ -24217,7 +24217,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAudioAnalysis>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AUDIO_ANALYSIS],
                             ) {
@@ -24247,7 +24247,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/audio-features"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_SEVERAL_AUDIO_FEATURES],
                             ) {
@@ -24280,7 +24280,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAudioFeatures>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AUDIO_FEATURES],
                             ) {
@@ -24310,7 +24310,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/browse/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_CATEGORIES],
                             ) {
@@ -24346,7 +24346,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetACategory>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_A_CATEGORY],
                             ) {
@@ -24382,7 +24382,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetACategoriesPlaylists>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_A_CATEGORIES_PLAYLISTS],
                             ) {
@@ -24415,7 +24415,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_FEATURED_PLAYLISTS],
                             ) {
@@ -24445,7 +24445,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/browse/new-releases"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_NEW_RELEASES],
                             ) {
@@ -24475,7 +24475,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/episodes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_MULTIPLE_EPISODES],
                             ) {
@@ -24508,7 +24508,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAnEpisode>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AN_EPISODE],
                             ) {
@@ -24538,7 +24538,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/markets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_AVAILABLE_MARKETS],
                             ) {
@@ -24568,7 +24568,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_CURRENT_USERS_PROFILE],
                             ) {
@@ -24598,7 +24598,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/albums"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_USERS_SAVED_ALBUMS,
@@ -24632,7 +24632,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/albums/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_CHECK_USERS_SAVED_ALBUMS],
                             ) {
@@ -24662,7 +24662,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/episodes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_USERS_SAVED_EPISODES,
@@ -24696,7 +24696,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/episodes/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_CHECK_USERS_SAVED_EPISODES],
                             ) {
@@ -24726,7 +24726,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/following"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_FOLLOWED,
@@ -24760,7 +24760,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/following/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_CHECK_CURRENT_USER_FOLLOWS],
                             ) {
@@ -24790,7 +24790,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_INFORMATION_ABOUT_THE_USERS_CURRENT_PLAYBACK,
@@ -24826,7 +24826,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_THE_USERS_CURRENTLY_PLAYING_TRACK],
                             ) {
@@ -24856,7 +24856,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/devices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_A_USERS_AVAILABLE_DEVICES],
                             ) {
@@ -24886,7 +24886,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/next"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_SKIP_USERS_PLAYBACK_TO_NEXT_TRACK],
                             ) {
@@ -24916,7 +24916,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/pause"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_PAUSE_A_USERS_PLAYBACK],
                             ) {
@@ -24946,7 +24946,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/play"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_START_A_USERS_PLAYBACK],
                             ) {
@@ -24976,7 +24976,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/previous"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_SKIP_USERS_PLAYBACK_TO_PREVIOUS_TRACK],
                             ) {
@@ -25006,7 +25006,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/queue"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_ADD_TO_QUEUE],
                             ) {
@@ -25039,7 +25039,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_RECENTLY_PLAYED],
                             ) {
@@ -25069,7 +25069,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/repeat"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_SET_REPEAT_MODE_ON_USERS_PLAYBACK],
                             ) {
@@ -25099,7 +25099,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/seek"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_SEEK_TO_POSITION_IN_CURRENTLY_PLAYING_TRACK],
                             ) {
@@ -25129,7 +25129,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/shuffle"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_TOGGLE_SHUFFLE_FOR_USERS_PLAYBACK],
                             ) {
@@ -25159,7 +25159,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/player/volume"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_SET_VOLUME_FOR_USERS_PLAYBACK],
                             ) {
@@ -25189,7 +25189,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/playlists"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_A_LIST_OF_CURRENT_USERS_PLAYLISTS],
                             ) {
@@ -25219,7 +25219,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/shows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_USERS_SAVED_SHOWS,
@@ -25253,7 +25253,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/shows/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_CHECK_USERS_SAVED_SHOWS],
                             ) {
@@ -25286,7 +25286,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetUsersTopArtistsAndTracks>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_USERS_TOP_ARTISTS_AND_TRACKS],
                             ) {
@@ -25316,7 +25316,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/tracks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_USERS_SAVED_TRACKS,
@@ -25350,7 +25350,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/me/tracks/contains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_CHECK_USERS_SAVED_TRACKS],
                             ) {
@@ -25380,7 +25380,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -25413,7 +25413,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointChangePlaylistDetails>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_PLAYLIST, &ENDPOINT_CHANGE_PLAYLIST_DETAILS],
                             ) {
@@ -25449,7 +25449,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointUnfollowPlaylist>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_FOLLOW_PLAYLIST, &ENDPOINT_UNFOLLOW_PLAYLIST],
                             ) {
@@ -25485,7 +25485,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointCheckIfUserFollowsPlaylist>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_CHECK_IF_USER_FOLLOWS_PLAYLIST],
                             ) {
@@ -25521,7 +25521,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointUploadCustomPlaylistCover>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_PLAYLIST_COVER,
@@ -25560,7 +25560,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointRemoveTracksPlaylist>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_PLAYLISTS_TRACKS,
@@ -25595,7 +25595,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/recommendations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_RECOMMENDATIONS],
                             ) {
@@ -25628,7 +25628,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_RECOMMENDATION_GENRES],
                             ) {
@@ -25658,7 +25658,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_SEARCH],
                             ) {
@@ -25688,7 +25688,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/shows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_MULTIPLE_SHOWS],
                             ) {
@@ -25721,7 +25721,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAShow>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_A_SHOW],
                             ) {
@@ -25754,7 +25754,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetAShowsEpisodes>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_A_SHOWS_EPISODES],
                             ) {
@@ -25784,7 +25784,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/tracks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_SEVERAL_TRACKS],
                             ) {
@@ -25817,7 +25817,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetTrack>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_TRACK],
                             ) {
@@ -25850,7 +25850,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointGetUsersProfile>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENDPOINT_GET_USERS_PROFILE],
                             ) {
@@ -25886,7 +25886,7 @@ pub fn register_endpoints<H: SpotifyWebApiHandlers>(
                             _: runtime::Parameters<EndpointCreatePlaylist>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ENDPOINT_GET_LIST_USERS_PLAYLISTS,

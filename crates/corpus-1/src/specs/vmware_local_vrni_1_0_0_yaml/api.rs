@@ -33427,7 +33427,7 @@ list of entity ids that matches the search criteria.*/
 /**What a `vRealize Network Insight API Reference` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait VRealizeNetworkInsightApiReferenceHandlers: runtime::Authenticator {
+pub trait VRealizeNetworkInsightApiReferenceHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Create an auth token
 
 <html><body> vRealize Network Insight supports token based authentication.Tokens are non-modifiable identifiers returned by the system when the user has successfully authenticated using valid credentials. Token expires after expiry time returned in the response. All API requests must provide the auth token in Authorization header in following format.<br> Authorization &#58; NetworkInsight {token} <br> If a token is invalid or expired, 401-Unauthorized error gets returned in the response of the API request. </body></html>*/
@@ -44582,7 +44582,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/auth/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE, &DELETE],
                             ) {
@@ -44615,7 +44615,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ARISTA_SWITCHES, &ADD_ARISTA_SWITCH],
                             ) {
@@ -44651,7 +44651,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteAristaSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ARISTA_SWITCH,
@@ -44691,7 +44691,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableAristaSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_ARISTA_SWITCH],
                             ) {
@@ -44727,7 +44727,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableAristaSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_ARISTA_SWITCH],
                             ) {
@@ -44763,7 +44763,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<UpdateAristaSwitchSnmpConfig>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ARISTA_SWITCH_SNMP_CONFIG,
@@ -44799,7 +44799,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_BROCADE_SWITCHES, &ADD_BROCADE_SWITCH],
                             ) {
@@ -44835,7 +44835,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteBrocadeSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_BROCADE_SWITCH,
@@ -44875,7 +44875,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableBrocadeSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_BROCADE_SWITCH],
                             ) {
@@ -44911,7 +44911,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableBrocadeSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_BROCADE_SWITCH],
                             ) {
@@ -44947,7 +44947,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<UpdateBrocadeSwitchSnmpConfig>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_BROCADE_SWITCH_SNMP_CONFIG,
@@ -44983,7 +44983,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_CHECKPOINT_FIREWALLS, &ADD_CHECKPOINT_FIREWALL],
                             ) {
@@ -45019,7 +45019,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteCheckpointFirewall>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_CHECKPOINT_FIREWALL,
@@ -45059,7 +45059,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableCheckpointFirewall>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_CHECKPOINT_FIREWALL],
                             ) {
@@ -45095,7 +45095,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableCheckpointFirewall>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_CHECKPOINT_FIREWALL],
                             ) {
@@ -45125,7 +45125,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/data-sources/cisco-switches"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_CISCO_SWITCHES, &ADD_CISCO_SWITCH],
                             ) {
@@ -45161,7 +45161,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteCiscoSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_CISCO_SWITCH,
@@ -45201,7 +45201,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableCiscoSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_CISCO_SWITCH],
                             ) {
@@ -45237,7 +45237,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableCiscoSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_CISCO_SWITCH],
                             ) {
@@ -45273,7 +45273,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<UpdateCiscoSwitchSnmpConfig>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_CISCO_SWITCH_SNMP_CONFIG,
@@ -45306,7 +45306,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/data-sources/dell-switches"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_DELL_SWITCHES, &ADD_DELL_SWITCH],
                             ) {
@@ -45342,7 +45342,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteDellSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_DELL_SWITCH,
@@ -45382,7 +45382,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableDellSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_DELL_SWITCH],
                             ) {
@@ -45418,7 +45418,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableDellSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_DELL_SWITCH],
                             ) {
@@ -45454,7 +45454,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<UpdateDellSwitchSnmpConfig>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_DELL_SWITCH_SNMP_CONFIG,
@@ -45487,7 +45487,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/data-sources/hpov-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_HPOV_MANAGERS, &ADD_HPOV_MANAGER],
                             ) {
@@ -45523,7 +45523,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteHpovManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_HPOV_MANAGER,
@@ -45563,7 +45563,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableHpovManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_HPOV_MANAGER],
                             ) {
@@ -45599,7 +45599,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableHpovManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_HPOV_MANAGER],
                             ) {
@@ -45629,7 +45629,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/data-sources/hpvc-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_HPVC_MANAGERS, &ADD_HPVC_MANAGER],
                             ) {
@@ -45665,7 +45665,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteHpvcManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_HPVC_MANAGER,
@@ -45705,7 +45705,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableHpvcManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_HPVC_MANAGER],
                             ) {
@@ -45741,7 +45741,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableHpvcManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_HPVC_MANAGER],
                             ) {
@@ -45774,7 +45774,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_JUNIPER_SWITCHES, &ADD_JUNIPER_SWITCH],
                             ) {
@@ -45810,7 +45810,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteJuniperSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_JUNIPER_SWITCH,
@@ -45850,7 +45850,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableJuniperSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_JUNIPER_SWITCH],
                             ) {
@@ -45886,7 +45886,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableJuniperSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_JUNIPER_SWITCH],
                             ) {
@@ -45922,7 +45922,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<UpdateJuniperSwitchSnmpConfig>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_JUNIPER_SWITCH_SNMP_CONFIG,
@@ -45955,7 +45955,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/data-sources/nsxv-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_NSXV_MANAGERS, &ADD_NSXV_MANAGER_DATASOURCE],
                             ) {
@@ -45991,7 +45991,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteNsxvManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_NSXV_MANAGER,
@@ -46031,7 +46031,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<UpdateNsxvControllerCluster>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_NSXV_CONTROLLER_CLUSTER,
@@ -46070,7 +46070,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableNsxvManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_NSXV_MANAGER],
                             ) {
@@ -46106,7 +46106,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableNsxvManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_NSXV_MANAGER],
                             ) {
@@ -46139,7 +46139,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_PANORAMA_FIREWALLS, &ADD_PANORAMA_FIREWALL],
                             ) {
@@ -46175,7 +46175,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeletePanoramaFirewall>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_PANORAMA_FIREWALL,
@@ -46215,7 +46215,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisablePanoramaFirewall>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_PANORAMA_FIREWALL],
                             ) {
@@ -46251,7 +46251,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnablePanoramaFirewall>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_PANORAMA_FIREWALL],
                             ) {
@@ -46281,7 +46281,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/data-sources/ucs-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_UCS_MANAGERS, &ADD_UCS_MANAGER],
                             ) {
@@ -46317,7 +46317,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteUcsManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_UCS_MANAGER,
@@ -46357,7 +46357,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableUcsManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_UCS_MANAGER],
                             ) {
@@ -46393,7 +46393,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableUcsManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_UCS_MANAGER],
                             ) {
@@ -46429,7 +46429,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<UpdateUcsSnmpConfig>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_UCS_SNMP_CONFIG, &UPDATE_UCS_SNMP_CONFIG],
                             ) {
@@ -46459,7 +46459,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/data-sources/vcenters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VCENTERS, &ADD_VCENTER_DATASOURCE],
                             ) {
@@ -46492,7 +46492,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteVcenter>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VCENTER, &UPDATE_VCENTER, &DELETE_VCENTER],
                             ) {
@@ -46528,7 +46528,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DisableVcenter>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISABLE_VCENTER],
                             ) {
@@ -46564,7 +46564,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<EnableVcenter>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENABLE_VCENTER],
                             ) {
@@ -46594,7 +46594,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/clusters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_CLUSTERS],
                             ) {
@@ -46627,7 +46627,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetCluster>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CLUSTER],
                             ) {
@@ -46657,7 +46657,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/datastores"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_DATASTORES],
                             ) {
@@ -46690,7 +46690,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetDatastore>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DATASTORE],
                             ) {
@@ -46723,7 +46723,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_DISTRIBUTED_VIRTUAL_PORTGROUPS],
                             ) {
@@ -46759,7 +46759,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetDistributedVirtualPortgroup>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRIBUTED_VIRTUAL_PORTGROUP],
                             ) {
@@ -46792,7 +46792,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_DISTRIBUTED_VIRTUAL_SWITCHES],
                             ) {
@@ -46828,7 +46828,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetDistributedVirtualSwitch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRIBUTED_VIRTUAL_SWITCH],
                             ) {
@@ -46858,7 +46858,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/firewall-rules"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_FIREWALL_RULES],
                             ) {
@@ -46894,7 +46894,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetFirewallRule>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FIREWALL_RULE],
                             ) {
@@ -46924,7 +46924,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/firewalls"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_FIREWALLS],
                             ) {
@@ -46957,7 +46957,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetFirewall>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FIREWALL],
                             ) {
@@ -46987,7 +46987,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/flows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FLOWS],
                             ) {
@@ -47020,7 +47020,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetFlow>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FLOW],
                             ) {
@@ -47050,7 +47050,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/folders"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_FOLDERS],
                             ) {
@@ -47083,7 +47083,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetFolder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FOLDER],
                             ) {
@@ -47113,7 +47113,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/hosts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_HOSTS],
                             ) {
@@ -47146,7 +47146,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetHost>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HOST],
                             ) {
@@ -47176,7 +47176,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/ip-sets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_IP_SETS],
                             ) {
@@ -47209,7 +47209,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetIpSet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IP_SET],
                             ) {
@@ -47239,7 +47239,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/layer2-networks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_LAYER2_NETWORKS],
                             ) {
@@ -47275,7 +47275,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetLayer2Network>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LAYER2_NETWORK],
                             ) {
@@ -47305,7 +47305,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/names"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_NAMES],
                             ) {
@@ -47338,7 +47338,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetName>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_NAME],
                             ) {
@@ -47368,7 +47368,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/nsx-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_NSX_MANAGERS],
                             ) {
@@ -47401,7 +47401,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetNsxManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_NSX_MANAGER],
                             ) {
@@ -47431,7 +47431,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/problems"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_PROBLEM_EVENTS],
                             ) {
@@ -47464,7 +47464,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetProblemEvent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PROBLEM_EVENT],
                             ) {
@@ -47494,7 +47494,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/security-groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SECURITY_GROUPS],
                             ) {
@@ -47530,7 +47530,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetSecurityGroup>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SECURITY_GROUP],
                             ) {
@@ -47560,7 +47560,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/security-tags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SECURITY_TAGS],
                             ) {
@@ -47593,7 +47593,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetSecurityTag>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SECURITY_TAG],
                             ) {
@@ -47623,7 +47623,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/service-groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_GROUPS],
                             ) {
@@ -47659,7 +47659,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetServiceGroup>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SERVICE_GROUP],
                             ) {
@@ -47689,7 +47689,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICES],
                             ) {
@@ -47722,7 +47722,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetService>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SERVICE],
                             ) {
@@ -47752,7 +47752,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/vc-datacenters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_DATACENTERS],
                             ) {
@@ -47788,7 +47788,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetDatacenter>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DATACENTER],
                             ) {
@@ -47818,7 +47818,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/vcenter-managers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VCENTER_MANAGERS],
                             ) {
@@ -47854,7 +47854,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetVcenterManager>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VCENTER_MANAGER],
                             ) {
@@ -47884,7 +47884,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/vmknics"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VMKNICS],
                             ) {
@@ -47917,7 +47917,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetVmknic>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VMKNIC],
                             ) {
@@ -47947,7 +47947,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/vms"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VMS],
                             ) {
@@ -47980,7 +47980,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetVm>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VM],
                             ) {
@@ -48010,7 +48010,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/entities/vnics"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VNICS],
                             ) {
@@ -48043,7 +48043,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetVnic>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VNIC],
                             ) {
@@ -48073,7 +48073,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/groups/applications"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_APPLICATIONS, &ADD_APPLICATION],
                             ) {
@@ -48106,7 +48106,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteApplication>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_APPLICATION, &DELETE_APPLICATION],
                             ) {
@@ -48142,7 +48142,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<AddTier>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_APPLICATION_TIERS, &ADD_TIER],
                             ) {
@@ -48178,7 +48178,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<DeleteTier>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_APPLICATION_TIER, &DELETE_TIER],
                             ) {
@@ -48211,7 +48211,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetTier>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TIER],
                             ) {
@@ -48241,7 +48241,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/info/version"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VERSION],
                             ) {
@@ -48271,7 +48271,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/infra/nodes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_NODES],
                             ) {
@@ -48304,7 +48304,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                             _: runtime::Parameters<GetNode>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_NODE],
                             ) {
@@ -48334,7 +48334,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/micro-seg/recommended-rules"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_RECOMMENDED_RULES],
                             ) {
@@ -48367,7 +48367,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_NSX_RECOMMENDED_RULES],
                             ) {
@@ -48397,7 +48397,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -48427,7 +48427,7 @@ pub fn register_endpoints<H: VRealizeNetworkInsightApiReferenceHandlers>(
                         runtime::not_allowed_id(&method, "/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SEARCH_ENTITIES],
                             ) {

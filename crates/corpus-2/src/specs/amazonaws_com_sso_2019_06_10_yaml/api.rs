@@ -2520,7 +2520,7 @@ pub trait AwsSingleSignOnApi {
 /**What a `AWS Single Sign-On` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AwsSingleSignOnHandlers: runtime::Authenticator {
+pub trait AwsSingleSignOnHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Returns the STS short-term credentials for a given role name that is assigned to the user.
     fn get_role_credentials(
         &self,
@@ -2842,7 +2842,7 @@ pub fn register_endpoints<H: AwsSingleSignOnHandlers>(
                         runtime::not_allowed_id(&method, "/assignment/accounts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ACCOUNTS],
                             ) {
@@ -2872,7 +2872,7 @@ pub fn register_endpoints<H: AwsSingleSignOnHandlers>(
                         runtime::not_allowed_id(&method, "/assignment/roles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ACCOUNT_ROLES],
                             ) {
@@ -2902,7 +2902,7 @@ pub fn register_endpoints<H: AwsSingleSignOnHandlers>(
                         runtime::not_allowed_id(&method, "/federation/credentials"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ROLE_CREDENTIALS],
                             ) {
@@ -2932,7 +2932,7 @@ pub fn register_endpoints<H: AwsSingleSignOnHandlers>(
                         runtime::not_allowed_id(&method, "/logout"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGOUT],
                             ) {
@@ -2962,7 +2962,7 @@ pub fn register_endpoints<H: AwsSingleSignOnHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

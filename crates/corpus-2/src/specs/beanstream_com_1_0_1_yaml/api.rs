@@ -4474,7 +4474,7 @@ NOTE that the full URL for this API call is https://www.beanstream.com/scripts/t
 /**What a `Beanstream Payments` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait BeanstreamPaymentsHandlers: runtime::Authenticator {
+pub trait BeanstreamPaymentsHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Make Payment
 
 Make a payment using credit card, cash, cheque, profile, or token. Each payment type has its own json definition passed in the body. For all payments you have the standard Billing, Shipping, Comments, etc. fields that are optional. Only the amount is required along with the payment data for card, cash, cheque, profile, and token. You must change the payment_method for each payment type. Credit Card - "card", Payment Profile - "payment_profile", Legato Token - "token", Cash - "cash", Cheque - "cheque", Interac - "interac"*/
@@ -5486,7 +5486,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -5516,7 +5516,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/payments"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_PAYMENTS],
                             ) {
@@ -5549,7 +5549,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             _: runtime::Parameters<GetPaymentsByTransId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYMENTS_BY_TRANS_ID],
                             ) {
@@ -5585,7 +5585,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             _: runtime::Parameters<PostPaymentsByTransIdCompletions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_PAYMENTS_BY_TRANS_ID_COMPLETIONS],
                             ) {
@@ -5621,7 +5621,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             _: runtime::Parameters<PostPaymentsByTransIdReturns>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_PAYMENTS_BY_TRANS_ID_RETURNS],
                             ) {
@@ -5657,7 +5657,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             _: runtime::Parameters<PostPaymentsByTransIdVoid>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_PAYMENTS_BY_TRANS_ID_VOID],
                             ) {
@@ -5687,7 +5687,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/profiles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_PROFILES],
                             ) {
@@ -5720,7 +5720,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             _: runtime::Parameters<DeleteProfilesByProfileId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_PROFILES_BY_PROFILE_ID,
@@ -5760,7 +5760,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             _: runtime::Parameters<PostProfilesByProfileIdCards>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_PROFILES_BY_PROFILE_ID_CARDS,
@@ -5801,7 +5801,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &PUT_PROFILES_BY_PROFILE_ID_CARDS_BY_CARD_ID,
@@ -5834,7 +5834,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/reports"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_REPORTS],
                             ) {
@@ -5867,7 +5867,7 @@ pub fn register_endpoints<H: BeanstreamPaymentsHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_SCRIPTS_TOKENIZATION_TOKENS],
                             ) {

@@ -857,7 +857,7 @@ Processa um arquivo CNAB para obter informações sobre o mesmo. Retorna um ID t
 /**What a `Cnab Online` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait CnabOnlineHandlers: runtime::Authenticator {
+pub trait CnabOnlineHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Faz o upload de um arquivo
 
 Processa um arquivo CNAB para obter informações sobre o mesmo. Retorna um ID temporário para o mesmo.*/
@@ -1131,7 +1131,7 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                         runtime::not_allowed_id(&method, "/v1/file"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_FILE],
                             ) {
@@ -1164,7 +1164,7 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                             _: runtime::Parameters<GetFileByFileId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FILE_BY_FILE_ID],
                             ) {
@@ -1197,7 +1197,7 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                             _: runtime::Parameters<GetFileByFileIdLines>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FILE_BY_FILE_ID_LINES],
                             ) {
@@ -1233,7 +1233,7 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                             _: runtime::Parameters<GetFileByFileIdOccurrences>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FILE_BY_FILE_ID_OCCURRENCES],
                             ) {
@@ -1263,7 +1263,7 @@ pub fn register_endpoints<H: CnabOnlineHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

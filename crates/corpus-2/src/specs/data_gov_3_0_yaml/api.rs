@@ -1766,7 +1766,7 @@ pub trait RegulationsGovApi {
 /**What a `Regulations.gov` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait RegulationsGovHandlers: runtime::Authenticator {
+pub trait RegulationsGovHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Returns Docket information
     fn docket(
         &self,
@@ -2038,7 +2038,7 @@ pub fn register_endpoints<H: RegulationsGovHandlers>(
                             _: runtime::Parameters<Docket>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DOCKET],
                             ) {
@@ -2074,7 +2074,7 @@ pub fn register_endpoints<H: RegulationsGovHandlers>(
                             _: runtime::Parameters<Document>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DOCUMENT],
                             ) {
@@ -2110,7 +2110,7 @@ pub fn register_endpoints<H: RegulationsGovHandlers>(
                             _: runtime::Parameters<Documents>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DOCUMENTS],
                             ) {
@@ -2140,7 +2140,7 @@ pub fn register_endpoints<H: RegulationsGovHandlers>(
                         runtime::not_allowed_id(&method, "/regulations/v3/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

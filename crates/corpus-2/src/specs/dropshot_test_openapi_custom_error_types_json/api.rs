@@ -651,7 +651,7 @@ pub trait TestApi {
 /**What a `test` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TestHandlers: runtime::Authenticator {
+pub trait TestHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`dropshot_error_handler`
     fn dropshot_error_handler(
         &self,
@@ -848,7 +848,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -878,7 +878,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/dropshot-error"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DROPSHOT_ERROR_HANDLER],
                             ) {
@@ -914,7 +914,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<EnumErrorHandler>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_ERROR_HANDLER],
                             ) {
@@ -950,7 +950,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<StructErrorHandler>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STRUCT_ERROR_HANDLER],
                             ) {

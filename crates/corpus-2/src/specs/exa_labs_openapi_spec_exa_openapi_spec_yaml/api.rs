@@ -3719,7 +3719,7 @@ Performs a search based on the query and generates either a direct answer or a d
 /**What a `Exa Search API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ExaSearchApiHandlers: runtime::Authenticator {
+pub trait ExaSearchApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Search
 
 Perform a search with a Exa prompt-engineered query and retrieve a list of relevant results. Optionally get contents.*/
@@ -4259,7 +4259,7 @@ pub fn register_endpoints<H: ExaSearchApiHandlers>(
                         runtime::not_allowed_id(&method, "/answer"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ANSWER],
                             ) {
@@ -4289,7 +4289,7 @@ pub fn register_endpoints<H: ExaSearchApiHandlers>(
                         runtime::not_allowed_id(&method, "/contents"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CONTENTS],
                             ) {
@@ -4319,7 +4319,7 @@ pub fn register_endpoints<H: ExaSearchApiHandlers>(
                         runtime::not_allowed_id(&method, "/findSimilar"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_SIMILAR],
                             ) {
@@ -4349,7 +4349,7 @@ pub fn register_endpoints<H: ExaSearchApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -4379,7 +4379,7 @@ pub fn register_endpoints<H: ExaSearchApiHandlers>(
                         runtime::not_allowed_id(&method, "/research/v0/tasks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESEARCH_TASKS_LIST, &RESEARCH_TASKS_CREATE],
                             ) {
@@ -4412,7 +4412,7 @@ pub fn register_endpoints<H: ExaSearchApiHandlers>(
                             _: runtime::Parameters<ResearchControllerV0GetResearchTask>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESEARCH_CONTROLLER_V0_GET_RESEARCH_TASK],
                             ) {
@@ -4442,7 +4442,7 @@ pub fn register_endpoints<H: ExaSearchApiHandlers>(
                         runtime::not_allowed_id(&method, "/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SEARCH],
                             ) {

@@ -2518,7 +2518,7 @@ pub trait SandboxApi {
 /**What a `Sandbox` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SandboxHandlers: runtime::Authenticator {
+pub trait SandboxHandlers: runtime::Authenticator + runtime::serving::Served {
     /**searchActivity
 
 */
@@ -3047,7 +3047,7 @@ pub fn register_endpoints<H: SandboxHandlers>(
                         runtime::not_allowed_id(&method, "/api/1/activity/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SANDBOXES_ACTIVITY],
                             ) {
@@ -3077,7 +3077,7 @@ pub fn register_endpoints<H: SandboxHandlers>(
                         runtime::not_allowed_id(&method, "/api/1/sandboxes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SANDBOXES, &CREATE_SANDBOX],
                             ) {
@@ -3113,7 +3113,7 @@ pub fn register_endpoints<H: SandboxHandlers>(
                             _: runtime::Parameters<DeleteSandbox>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SANDBOX, &UPDATE_SANDBOX, &DELETE_SANDBOX],
                             ) {
@@ -3149,7 +3149,7 @@ pub fn register_endpoints<H: SandboxHandlers>(
                             _: runtime::Parameters<ForkSandbox>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FORK_SANDBOX],
                             ) {
@@ -3185,7 +3185,7 @@ pub fn register_endpoints<H: SandboxHandlers>(
                             _: runtime::Parameters<DeleteSandboxState>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SANDBOX_STATE, &DELETE_SANDBOX_STATE],
                             ) {
@@ -3215,7 +3215,7 @@ pub fn register_endpoints<H: SandboxHandlers>(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -1652,7 +1652,7 @@ retrieveCurrentNeoStatistics*/
 /**What a `NeoWs - (Near Earth Object Web Service)` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait NeoWsNearEarthObjectWebServiceHandlers: runtime::Authenticator {
+pub trait NeoWsNearEarthObjectWebServiceHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Find Near Earth Objects by date
 
 Get a list of Near Earth Objects within a date range, The max range in one query is 7 days*/
@@ -2107,7 +2107,7 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -2137,7 +2137,7 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                         runtime::not_allowed_id(&method, "/rest/v1/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_NEAR_EARTH_OBJECT_FEED],
                             ) {
@@ -2167,7 +2167,7 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                         runtime::not_allowed_id(&method, "/rest/v1/feed/today"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_NEO_FEED_TODAY],
                             ) {
@@ -2197,7 +2197,7 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                         runtime::not_allowed_id(&method, "/rest/v1/neo/browse"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BROWSE_NEAR_EARTH_OBJECTS],
                             ) {
@@ -2227,7 +2227,7 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                         runtime::not_allowed_id(&method, "/rest/v1/neo/sentry"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_SENTRY_RISK_DATA],
                             ) {
@@ -2263,7 +2263,7 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                             _: runtime::Parameters<RetrieveSentryRiskDataById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_SENTRY_RISK_DATA_BY_ID],
                             ) {
@@ -2296,7 +2296,7 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                             _: runtime::Parameters<RetrieveNearEarthObjectById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_NEAR_EARTH_OBJECT_BY_ID],
                             ) {
@@ -2326,7 +2326,7 @@ pub fn register_endpoints<H: NeoWsNearEarthObjectWebServiceHandlers>(
                         runtime::not_allowed_id(&method, "/rest/v1/stats"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_CURRENT_NEO_STATISTICS],
                             ) {

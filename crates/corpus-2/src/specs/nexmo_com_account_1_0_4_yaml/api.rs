@@ -2128,7 +2128,7 @@ Your account balance is checked every 5-10 minutes and if it falls below the thr
 /**What a `Account API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AccountApiHandlers: runtime::Authenticator {
+pub trait AccountApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get Account Balance
 
 Retrieve the current balance of your Vonage API account*/
@@ -2760,7 +2760,7 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                         runtime::not_allowed_id(&method, "/account/get-balance"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_BALANCE],
                             ) {
@@ -2790,7 +2790,7 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                         runtime::not_allowed_id(&method, "/account/register-sender"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REGISTER_SENDER],
                             ) {
@@ -2820,7 +2820,7 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                         runtime::not_allowed_id(&method, "/account/settings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CHANGE_ACCOUNT_SETTINGS],
                             ) {
@@ -2850,7 +2850,7 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                         runtime::not_allowed_id(&method, "/account/top-up"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TOP_UP_ACCOUNT_BALANCE],
                             ) {
@@ -2883,7 +2883,7 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                             _: runtime::Parameters<CreateApiSecret>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_API_SECRETS, &CREATE_API_SECRET],
                             ) {
@@ -2919,7 +2919,7 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                             _: runtime::Parameters<RevokeApiSecret>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_API_SECRET, &REVOKE_API_SECRET],
                             ) {
@@ -2949,7 +2949,7 @@ pub fn register_endpoints<H: AccountApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

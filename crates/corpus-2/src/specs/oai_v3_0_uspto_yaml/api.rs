@@ -549,7 +549,7 @@ This API is based on Solr/Lucene Search. The data is indexed using SOLR. This GE
 /**What a `USPTO Data Set API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait UsptoDataSetApiHandlers: runtime::Authenticator {
+pub trait UsptoDataSetApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///List available data sets
     fn list_data_sets(
         &self,
@@ -780,7 +780,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                         runtime::not_allowed_id(&method, "/ds-api/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_DATA_SETS],
                             ) {
@@ -810,7 +810,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                         runtime::not_allowed_id(&method, "/ds-api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -846,7 +846,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                             _: runtime::Parameters<ListSearchableFields>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SEARCHABLE_FIELDS],
                             ) {
@@ -882,7 +882,7 @@ pub fn register_endpoints<H: UsptoDataSetApiHandlers>(
                             _: runtime::Parameters<PerformSearch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PERFORM_SEARCH],
                             ) {

@@ -750,7 +750,7 @@ pub trait KeeperApiApi {
 /**What a `Keeper API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait KeeperApiHandlers: runtime::Authenticator {
+pub trait KeeperApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`enrol`
     fn enrol(
         &self,
@@ -1049,7 +1049,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                         runtime::not_allowed_id(&method, "/enrol"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENROL],
                             ) {
@@ -1079,7 +1079,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                         runtime::not_allowed_id(&method, "/global/jobs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GLOBAL_JOBS],
                             ) {
@@ -1109,7 +1109,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -1139,7 +1139,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                         runtime::not_allowed_id(&method, "/ping"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PING],
                             ) {
@@ -1169,7 +1169,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                         runtime::not_allowed_id(&method, "/report/finish"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REPORT_FINISH],
                             ) {
@@ -1199,7 +1199,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                         runtime::not_allowed_id(&method, "/report/output"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REPORT_OUTPUT],
                             ) {
@@ -1229,7 +1229,7 @@ pub fn register_endpoints<H: KeeperApiHandlers>(
                         runtime::not_allowed_id(&method, "/report/start"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REPORT_START],
                             ) {

@@ -3367,7 +3367,7 @@ Get tags. Auth not required*/
 /**What a `RealWorld Conduit API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait RealWorldConduitApiHandlers: runtime::Authenticator {
+pub trait RealWorldConduitApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Existing user login
 
 Login for existing user*/
@@ -4597,7 +4597,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/articles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ARTICLES, &CREATE_ARTICLE],
                             ) {
@@ -4627,7 +4627,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/articles/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ARTICLES_FEED],
                             ) {
@@ -4660,7 +4660,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             _: runtime::Parameters<DeleteArticle>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ARTICLE, &UPDATE_ARTICLE, &DELETE_ARTICLE],
                             ) {
@@ -4696,7 +4696,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             _: runtime::Parameters<CreateArticleComment>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ARTICLE_COMMENTS, &CREATE_ARTICLE_COMMENT],
                             ) {
@@ -4732,7 +4732,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             _: runtime::Parameters<DeleteArticleComment>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_ARTICLE_COMMENT],
                             ) {
@@ -4768,7 +4768,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             _: runtime::Parameters<DeleteArticleFavorite>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_ARTICLE_FAVORITE, &DELETE_ARTICLE_FAVORITE],
                             ) {
@@ -4798,7 +4798,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -4831,7 +4831,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             _: runtime::Parameters<GetProfileByUsername>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PROFILE_BY_USERNAME],
                             ) {
@@ -4867,7 +4867,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                             _: runtime::Parameters<UnfollowUserByUsername>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FOLLOW_USER_BY_USERNAME, &UNFOLLOW_USER_BY_USERNAME],
                             ) {
@@ -4897,7 +4897,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/tags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TAGS],
                             ) {
@@ -4927,7 +4927,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CURRENT_USER, &UPDATE_CURRENT_USER],
                             ) {
@@ -4957,7 +4957,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_USER],
                             ) {
@@ -4987,7 +4987,7 @@ pub fn register_endpoints<H: RealWorldConduitApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/users/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGIN],
                             ) {

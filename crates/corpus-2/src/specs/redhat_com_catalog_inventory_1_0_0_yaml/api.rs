@@ -9946,7 +9946,7 @@ Updates a Task object*/
 /**What a `Catalog Inventory` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait CatalogInventoryHandlers: runtime::Authenticator {
+pub trait CatalogInventoryHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Perform a GraphQL Query
 
 Performs a GraphQL Query*/
@@ -12672,7 +12672,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -12705,7 +12705,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_GRAPH_QL],
                             ) {
@@ -12738,7 +12738,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DOCUMENTATION],
                             ) {
@@ -12771,7 +12771,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_CREDENTIAL_TYPES],
                             ) {
@@ -12807,7 +12807,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ShowServiceCredentialType>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_SERVICE_CREDENTIAL_TYPE],
                             ) {
@@ -12840,7 +12840,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_CREDENTIALS],
                             ) {
@@ -12876,7 +12876,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ShowServiceCredential>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_SERVICE_CREDENTIAL],
                             ) {
@@ -12909,7 +12909,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_INSTANCES],
                             ) {
@@ -12945,7 +12945,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ShowServiceInstance>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_SERVICE_INSTANCE],
                             ) {
@@ -12978,7 +12978,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_INVENTORIES],
                             ) {
@@ -13014,7 +13014,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ShowServiceInventory>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_SERVICE_INVENTORY],
                             ) {
@@ -13050,7 +13050,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<TagServiceInventory>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TAG_SERVICE_INVENTORY],
                             ) {
@@ -13086,7 +13086,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListServiceInventoryTags>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_INVENTORY_TAGS],
                             ) {
@@ -13122,7 +13122,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<UntagServiceInventory>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNTAG_SERVICE_INVENTORY],
                             ) {
@@ -13155,7 +13155,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_OFFERING_NODES],
                             ) {
@@ -13191,7 +13191,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ShowServiceOfferingNode>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_SERVICE_OFFERING_NODE],
                             ) {
@@ -13224,7 +13224,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_OFFERINGS],
                             ) {
@@ -13260,7 +13260,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ShowServiceOffering>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_SERVICE_OFFERING],
                             ) {
@@ -13298,7 +13298,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&APPLIED_INVENTORIES_TAGS_FOR_SERVICE_OFFERING],
                             ) {
@@ -13334,7 +13334,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<OrderServiceOffering>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ORDER_SERVICE_OFFERING],
                             ) {
@@ -13370,7 +13370,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListServiceOfferingServiceInstances>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_OFFERING_SERVICE_INSTANCES],
                             ) {
@@ -13408,7 +13408,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_OFFERING_SERVICE_OFFERING_NODES],
                             ) {
@@ -13444,7 +13444,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListServiceOfferingServicePlans>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_OFFERING_SERVICE_PLANS],
                             ) {
@@ -13477,7 +13477,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE_PLANS],
                             ) {
@@ -13513,7 +13513,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ShowServicePlan>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_SERVICE_PLAN],
                             ) {
@@ -13546,7 +13546,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SOURCES],
                             ) {
@@ -13582,7 +13582,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ShowSource>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_SOURCE],
                             ) {
@@ -13618,7 +13618,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<IncrementalRefreshSource>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INCREMENTAL_REFRESH_SOURCE],
                             ) {
@@ -13654,7 +13654,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<RefreshSource>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REFRESH_SOURCE],
                             ) {
@@ -13690,7 +13690,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListSourceServiceInstances>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SOURCE_SERVICE_INSTANCES],
                             ) {
@@ -13726,7 +13726,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListSourceServiceInventories>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SOURCE_SERVICE_INVENTORIES],
                             ) {
@@ -13762,7 +13762,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListSourceServiceOfferingNodes>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SOURCE_SERVICE_OFFERING_NODES],
                             ) {
@@ -13798,7 +13798,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListSourceServiceOfferings>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SOURCE_SERVICE_OFFERINGS],
                             ) {
@@ -13834,7 +13834,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListSourceServicePlans>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SOURCE_SERVICE_PLANS],
                             ) {
@@ -13870,7 +13870,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<ListSourceTasks>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SOURCE_TASKS],
                             ) {
@@ -13903,7 +13903,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_TAGS],
                             ) {
@@ -13936,7 +13936,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_TASKS],
                             ) {
@@ -13972,7 +13972,7 @@ pub fn register_endpoints<H: CatalogInventoryHandlers>(
                             _: runtime::Parameters<UpdateTask>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_TASK, &UPDATE_TASK],
                             ) {

@@ -2809,10 +2809,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -2916,10 +2920,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3019,10 +3027,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3122,10 +3134,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3277,10 +3293,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3375,10 +3395,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3478,10 +3502,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3686,10 +3714,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3753,10 +3785,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3820,10 +3856,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3879,10 +3919,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -3982,10 +4026,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4170,10 +4218,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4237,10 +4289,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4304,10 +4360,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4371,10 +4431,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4437,10 +4501,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4500,10 +4568,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4559,10 +4631,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4615,10 +4691,14 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &filter, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
+            )
             .query(&progenitor_client::QueryParam::new("limit", &limit))
             .query(&progenitor_client::QueryParam::new("offset", &offset))
-            .query(&ObjectQuery::new("sort_by", &sort_by, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("sort_by", &sort_by, true),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -4837,7 +4917,11 @@ impl Credentials {
                         let pair = format!("{}:{}", value.user, value.password);
                         let encoded = ::base64::engine::general_purpose::STANDARD
                             .encode(pair);
-                        set_header(request, "authorization", &format!("Basic {encoded}"))
+                        ::api_client_runtime::credentials::set_header(
+                            request,
+                            "authorization",
+                            &format!("Basic {encoded}"),
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -4862,45 +4946,6 @@ impl Credentials {
         Ok(())
     }
 }
-/// Sets a header, marked sensitive so that it is never logged.
-#[allow(dead_code)]
-fn set_header(
-    request: &mut reqwest::Request,
-    name: &'static str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let mut value = reqwest::header::HeaderValue::from_str(value)
-        .map_err(|_| {
-            format!("a credential for `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(name, value);
-    Ok(())
-}
-/// Adds a cookie to the request's `Cookie` header.
-#[allow(dead_code)]
-fn add_cookie(
-    request: &mut reqwest::Request,
-    name: &str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let pair = format!("{name}={value}");
-    let cookie = match request
-        .headers()
-        .get(reqwest::header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-    {
-        ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
-        ::std::option::Option::None => pair,
-    };
-    let mut value = reqwest::header::HeaderValue::from_str(&cookie)
-        .map_err(|_| {
-            format!("the cookie `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(reqwest::header::COOKIE, value);
-    Ok(())
-}
 /// Sends each request's credentials (progenitor's
 /// `HooksMode::Expected` asks for this impl).
 impl progenitor_client::ClientHooks<Credentials> for Client {
@@ -4912,67 +4957,6 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
         progenitor_client::ClientInfo::inner(self)
             .authorize(&info.operation_id, request)
             .map_err(progenitor_client::Error::InvalidRequest)
-    }
-}
-/// An object query parameter in a style progenitor does not write:
-/// `name[property]=value` per property (`deepObject`), or
-/// `name=property,value,...` (`form`, `explode: false`). Absent
-/// (`None`) and null properties are not sent.
-struct ObjectQuery<'a, T> {
-    name: &'a str,
-    value: &'a T,
-    deep: bool,
-}
-impl<'a, T> ObjectQuery<'a, T> {
-    fn new(name: &'a str, value: &'a T, deep: bool) -> Self {
-        ObjectQuery { name, value, deep }
-    }
-}
-impl<T: ::serde::Serialize> ::serde::Serialize for ObjectQuery<'_, T> {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let value = ::serde_json::to_value(self.value)
-            .map_err(::serde::ser::Error::custom)?;
-        let properties = match value {
-            ::serde_json::Value::Object(properties) => properties,
-            ::serde_json::Value::Null => ::serde_json::Map::new(),
-            _ => {
-                return Err(
-                    ::serde::ser::Error::custom(
-                        format!("`{}` is not an object", self.name),
-                    ),
-                );
-            }
-        };
-        let text = |value: ::serde_json::Value| match value {
-            ::serde_json::Value::String(text) => text,
-            other => other.to_string(),
-        };
-        let present = properties.into_iter().filter(|(_, value)| !value.is_null());
-        let pairs: ::std::vec::Vec<(::std::string::String, ::std::string::String)> = match self
-            .deep
-        {
-            true => {
-                present
-                    .map(|(property, value)| (
-                        format!("{}[{property}]", self.name),
-                        text(value),
-                    ))
-                    .collect()
-            }
-            false => {
-                let joined: ::std::vec::Vec<::std::string::String> = present
-                    .flat_map(|(property, value)| [property, text(value)])
-                    .collect();
-                match joined.is_empty() {
-                    true => ::std::vec::Vec::new(),
-                    false => vec![(self.name.to_string(), joined.join(","))],
-                }
-            }
-        };
-        pairs.serialize(serializer)
     }
 }
 ///The Production Server base URL, from the spec's `servers`.

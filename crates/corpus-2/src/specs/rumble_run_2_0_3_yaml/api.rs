@@ -13357,7 +13357,7 @@ pub trait RumbleApiApi {
 /**What a `Rumble API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait RumbleApiHandlers: runtime::Authenticator {
+pub trait RumbleApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Get all agents across all organizations
     fn get_account_agents(
         &self,
@@ -18873,7 +18873,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/agents"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_AGENTS],
                             ) {
@@ -18906,7 +18906,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_CREDENTIALS, &CREATE_ACCOUNT_CREDENTIAL],
                             ) {
@@ -18942,7 +18942,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<RemoveAccountCredential>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_CREDENTIAL, &REMOVE_ACCOUNT_CREDENTIAL],
                             ) {
@@ -18975,7 +18975,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_EVENTS_JSON],
                             ) {
@@ -19008,7 +19008,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_EVENTS_JSONL],
                             ) {
@@ -19038,7 +19038,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/keys"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_KEYS, &CREATE_ACCOUNT_KEY],
                             ) {
@@ -19074,7 +19074,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<RemoveAccountKey>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_KEY, &REMOVE_ACCOUNT_KEY],
                             ) {
@@ -19110,7 +19110,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<RotateAccountKey>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ROTATE_ACCOUNT_KEY],
                             ) {
@@ -19140,7 +19140,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/license"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_LICENSE],
                             ) {
@@ -19170,7 +19170,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/orgs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_ORGANIZATIONS, &CREATE_ACCOUNT_ORGANIZATION],
                             ) {
@@ -19206,7 +19206,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<UpdateAccountOrganization>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ACCOUNT_ORGANIZATION,
@@ -19246,7 +19246,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<DeleteAccountOrganizationExportToken>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN],
                             ) {
@@ -19282,7 +19282,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<RotateAccountOrganizationExportToken>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ROTATE_ACCOUNT_ORGANIZATION_EXPORT_TOKEN],
                             ) {
@@ -19312,7 +19312,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/sites"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_SITES],
                             ) {
@@ -19342,7 +19342,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/tasks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_TASKS],
                             ) {
@@ -19372,7 +19372,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/account/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_USERS, &CREATE_ACCOUNT_USER],
                             ) {
@@ -19405,7 +19405,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_ACCOUNT_USER_INVITE],
                             ) {
@@ -19441,7 +19441,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<UpdateAccountUser>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ACCOUNT_USER,
@@ -19481,7 +19481,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<ResetAccountUserLockout>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESET_ACCOUNT_USER_LOCKOUT],
                             ) {
@@ -19517,7 +19517,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<ResetAccountUserMfa>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESET_ACCOUNT_USER_MFA],
                             ) {
@@ -19553,7 +19553,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<ResetAccountUserPassword>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESET_ACCOUNT_USER_PASSWORD],
                             ) {
@@ -19586,7 +19586,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_ASSETS_CISCO_CSV],
                             ) {
@@ -19619,7 +19619,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_ASSETS_CSV],
                             ) {
@@ -19652,7 +19652,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_ASSETS_JSON],
                             ) {
@@ -19685,7 +19685,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_ASSETS_JSONL],
                             ) {
@@ -19718,7 +19718,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_ASSETS_NMAP_XML],
                             ) {
@@ -19751,7 +19751,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SNOW_EXPORT_ASSETS_CSV],
                             ) {
@@ -19784,7 +19784,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SNOW_EXPORT_ASSETS_JSON],
                             ) {
@@ -19817,7 +19817,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SPLUNK_ASSET_SYNC_CREATED_JSON],
                             ) {
@@ -19850,7 +19850,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SPLUNK_ASSET_SYNC_UPDATED_JSON],
                             ) {
@@ -19883,7 +19883,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_SERVICES_CSV],
                             ) {
@@ -19916,7 +19916,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_SERVICES_JSON],
                             ) {
@@ -19949,7 +19949,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_SERVICES_JSONL],
                             ) {
@@ -19982,7 +19982,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SNOW_EXPORT_SERVICES_CSV],
                             ) {
@@ -20015,7 +20015,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_SITES_CSV],
                             ) {
@@ -20048,7 +20048,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_SITES_JSON],
                             ) {
@@ -20081,7 +20081,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_SITES_JSONL],
                             ) {
@@ -20114,7 +20114,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_WIRELESS_CSV],
                             ) {
@@ -20147,7 +20147,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_WIRELESS_JSON],
                             ) {
@@ -20180,7 +20180,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXPORT_WIRELESS_JSONL],
                             ) {
@@ -20210,7 +20210,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -20240,7 +20240,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ORGANIZATION, &UPDATE_ORGANIZATION],
                             ) {
@@ -20270,7 +20270,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/agents"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_AGENTS],
                             ) {
@@ -20306,7 +20306,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<UpdateAgentSite>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_AGENT, &REMOVE_AGENT, &UPDATE_AGENT_SITE],
                             ) {
@@ -20342,7 +20342,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<UpgradeAgent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPGRADE_AGENT],
                             ) {
@@ -20372,7 +20372,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/assets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ASSETS],
                             ) {
@@ -20408,7 +20408,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<RemoveAsset>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ASSET, &REMOVE_ASSET],
                             ) {
@@ -20444,7 +20444,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<UpdateAssetComments>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_ASSET_COMMENTS],
                             ) {
@@ -20480,7 +20480,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<UpdateAssetTags>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_ASSET_TAGS],
                             ) {
@@ -20510,7 +20510,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/key"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_KEY, &REMOVE_KEY],
                             ) {
@@ -20540,7 +20540,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/key/rotate"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ROTATE_KEY],
                             ) {
@@ -20570,7 +20570,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SERVICES],
                             ) {
@@ -20606,7 +20606,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<RemoveService>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SERVICE, &REMOVE_SERVICE],
                             ) {
@@ -20636,7 +20636,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/sites"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SITES, &CREATE_SITE],
                             ) {
@@ -20672,7 +20672,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<UpdateSite>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SITE, &REMOVE_SITE, &UPDATE_SITE],
                             ) {
@@ -20708,7 +20708,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<ImportScanData>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IMPORT_SCAN_DATA],
                             ) {
@@ -20744,7 +20744,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<CreateScan>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_SCAN],
                             ) {
@@ -20774,7 +20774,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/tasks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TASKS],
                             ) {
@@ -20810,7 +20810,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<UpdateTask>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TASK, &UPDATE_TASK],
                             ) {
@@ -20846,7 +20846,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<GetTaskChangeReport>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TASK_CHANGE_REPORT],
                             ) {
@@ -20882,7 +20882,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<GetTaskScanData>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TASK_SCAN_DATA],
                             ) {
@@ -20918,7 +20918,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<HideTask>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HIDE_TASK],
                             ) {
@@ -20954,7 +20954,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<StopTask>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STOP_TASK],
                             ) {
@@ -20984,7 +20984,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1.0/org/wireless"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_WIRELESS_LA_NS],
                             ) {
@@ -21020,7 +21020,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                             _: runtime::Parameters<RemoveWirelessLan>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_WIRELESS_LAN, &REMOVE_WIRELESS_LAN],
                             ) {
@@ -21053,7 +21053,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LATEST_AGENT_VERSION],
                             ) {
@@ -21086,7 +21086,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LATEST_PLATFORM_VERSION],
                             ) {
@@ -21119,7 +21119,7 @@ pub fn register_endpoints<H: RumbleApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LATEST_SCANNER_VERSION],
                             ) {

@@ -9445,7 +9445,7 @@ At least one _deviceId_ or one _groupId_ must be passed*/
 /**What a `Traccar` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TraccarHandlers: runtime::Authenticator {
+pub trait TraccarHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Fetch a list of Attributes
 
 Without params, it returns a list of Attributes the user has access to*/
@@ -13619,7 +13619,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/attributes/computed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ATTRIBUTES_COMPUTED, &POST_ATTRIBUTES_COMPUTED],
                             ) {
@@ -13655,7 +13655,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteAttributesComputedById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &PUT_ATTRIBUTES_COMPUTED_BY_ID,
@@ -13688,7 +13688,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/calendars"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CALENDARS, &POST_CALENDARS],
                             ) {
@@ -13721,7 +13721,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteCalendarsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_CALENDARS_BY_ID, &DELETE_CALENDARS_BY_ID],
                             ) {
@@ -13751,7 +13751,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/commands"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMMANDS, &POST_COMMANDS],
                             ) {
@@ -13781,7 +13781,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/commands/send"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMMANDS_SEND, &POST_COMMANDS_SEND],
                             ) {
@@ -13811,7 +13811,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/commands/types"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMMANDS_TYPES],
                             ) {
@@ -13844,7 +13844,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteCommandsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_COMMANDS_BY_ID, &DELETE_COMMANDS_BY_ID],
                             ) {
@@ -13874,7 +13874,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/devices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DEVICES, &POST_DEVICES],
                             ) {
@@ -13907,7 +13907,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteDevicesById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_DEVICES_BY_ID, &DELETE_DEVICES_BY_ID],
                             ) {
@@ -13943,7 +13943,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<PutDevicesByIdAccumulators>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_DEVICES_BY_ID_ACCUMULATORS],
                             ) {
@@ -13973,7 +13973,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/drivers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DRIVERS, &POST_DRIVERS],
                             ) {
@@ -14006,7 +14006,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteDriversById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_DRIVERS_BY_ID, &DELETE_DRIVERS_BY_ID],
                             ) {
@@ -14039,7 +14039,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<GetEventsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENTS_BY_ID],
                             ) {
@@ -14069,7 +14069,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/geofences"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GEOFENCES, &POST_GEOFENCES],
                             ) {
@@ -14102,7 +14102,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteGeofencesById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_GEOFENCES_BY_ID, &DELETE_GEOFENCES_BY_ID],
                             ) {
@@ -14132,7 +14132,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GROUPS, &POST_GROUPS],
                             ) {
@@ -14165,7 +14165,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteGroupsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_GROUPS_BY_ID, &DELETE_GROUPS_BY_ID],
                             ) {
@@ -14195,7 +14195,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/maintenance"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MAINTENANCE, &POST_MAINTENANCE],
                             ) {
@@ -14228,7 +14228,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteMaintenanceById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_MAINTENANCE_BY_ID, &DELETE_MAINTENANCE_BY_ID],
                             ) {
@@ -14258,7 +14258,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/notifications"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_NOTIFICATIONS, &POST_NOTIFICATIONS],
                             ) {
@@ -14288,7 +14288,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/notifications/test"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_NOTIFICATIONS_TEST],
                             ) {
@@ -14318,7 +14318,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/notifications/types"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_NOTIFICATIONS_TYPES],
                             ) {
@@ -14351,7 +14351,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteNotificationsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_NOTIFICATIONS_BY_ID, &DELETE_NOTIFICATIONS_BY_ID],
                             ) {
@@ -14381,7 +14381,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -14411,7 +14411,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/permissions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_PERMISSIONS, &DELETE_PERMISSIONS],
                             ) {
@@ -14441,7 +14441,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/positions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_POSITIONS],
                             ) {
@@ -14471,7 +14471,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/reports/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REPORTS_EVENTS],
                             ) {
@@ -14501,7 +14501,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/reports/route"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REPORTS_ROUTE],
                             ) {
@@ -14531,7 +14531,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/reports/stops"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REPORTS_STOPS],
                             ) {
@@ -14561,7 +14561,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/reports/summary"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REPORTS_SUMMARY],
                             ) {
@@ -14591,7 +14591,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/reports/trips"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REPORTS_TRIPS],
                             ) {
@@ -14621,7 +14621,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/server"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SERVER, &PUT_SERVER],
                             ) {
@@ -14651,7 +14651,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/session"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SESSION, &POST_SESSION, &DELETE_SESSION],
                             ) {
@@ -14681,7 +14681,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/statistics"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STATISTICS],
                             ) {
@@ -14711,7 +14711,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                         runtime::not_allowed_id(&method, "/api/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS, &POST_USERS],
                             ) {
@@ -14744,7 +14744,7 @@ pub fn register_endpoints<H: TraccarHandlers>(
                             _: runtime::Parameters<DeleteUsersById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_USERS_BY_ID, &DELETE_USERS_BY_ID],
                             ) {

@@ -25028,7 +25028,7 @@ Returns a list of Tweets authored by the provided User ID*/
 /**What a `Twitter API v2` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TwitterApiV2Handlers: runtime::Authenticator {
+pub trait TwitterApiV2Handlers: runtime::Authenticator + runtime::serving::Served {
     /**Returns the open api spec document.
 
 Full open api spec in JSON format. (See https://github.com/OAI/OpenAPI-Specification/blob/master/README.md)*/
@@ -27743,7 +27743,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_OPEN_API_SPEC],
                             ) {
@@ -27773,7 +27773,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/spaces"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_SPACES_BY_IDS],
                             ) {
@@ -27803,7 +27803,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/spaces/by/creator_ids"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_SPACES_BY_CREATOR_IDS],
                             ) {
@@ -27833,7 +27833,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/spaces/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SEARCH_SPACES],
                             ) {
@@ -27866,7 +27866,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<FindSpaceById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_SPACE_BY_ID],
                             ) {
@@ -27896,7 +27896,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/tweets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_TWEETS_BY_ID],
                             ) {
@@ -27926,7 +27926,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/tweets/counts/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TWEET_COUNTS_FULL_ARCHIVE_SEARCH],
                             ) {
@@ -27956,7 +27956,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/tweets/counts/recent"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TWEET_COUNTS_RECENT_SEARCH],
                             ) {
@@ -27986,7 +27986,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/tweets/sample/stream"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SAMPLE_STREAM],
                             ) {
@@ -28016,7 +28016,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/tweets/search/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TWEETS_FULLARCHIVE_SEARCH],
                             ) {
@@ -28046,7 +28046,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/tweets/search/recent"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TWEETS_RECENT_SEARCH],
                             ) {
@@ -28076,7 +28076,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/tweets/search/stream"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SEARCH_STREAM],
                             ) {
@@ -28109,7 +28109,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RULES, &ADD_OR_DELETE_RULES],
                             ) {
@@ -28142,7 +28142,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<FindTweetById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_TWEET_BY_ID],
                             ) {
@@ -28175,7 +28175,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<HideReplyById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HIDE_REPLY_BY_ID],
                             ) {
@@ -28208,7 +28208,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<TweetsIdLikingUsers>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TWEETS_ID_LIKING_USERS],
                             ) {
@@ -28241,7 +28241,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<TweetsIdRetweetingUsers>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TWEETS_ID_RETWEETING_USERS],
                             ) {
@@ -28271,7 +28271,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_USERS_BY_ID],
                             ) {
@@ -28301,7 +28301,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/2/users/by"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_USERS_BY_USERNAME],
                             ) {
@@ -28337,7 +28337,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<FindUserByUsername>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_USER_BY_USERNAME],
                             ) {
@@ -28370,7 +28370,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<FindUserById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_USER_BY_ID],
                             ) {
@@ -28403,7 +28403,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdBlock>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_BLOCKING, &USERS_ID_BLOCK],
                             ) {
@@ -28436,7 +28436,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdFollowers>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_FOLLOWERS],
                             ) {
@@ -28469,7 +28469,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdFollow>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_FOLLOWING, &USERS_ID_FOLLOW],
                             ) {
@@ -28502,7 +28502,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdLikedTweets>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_LIKED_TWEETS],
                             ) {
@@ -28535,7 +28535,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdLike>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_LIKE],
                             ) {
@@ -28571,7 +28571,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdUnlike>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_UNLIKE],
                             ) {
@@ -28604,7 +28604,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdMentions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_MENTIONS],
                             ) {
@@ -28637,7 +28637,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdMute>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_MUTE],
                             ) {
@@ -28670,7 +28670,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdRetweets>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_RETWEETS],
                             ) {
@@ -28706,7 +28706,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdUnretweets>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_UNRETWEETS],
                             ) {
@@ -28739,7 +28739,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdTweets>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_TWEETS],
                             ) {
@@ -28775,7 +28775,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdUnblock>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_UNBLOCK],
                             ) {
@@ -28811,7 +28811,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdUnfollow>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_UNFOLLOW],
                             ) {
@@ -28847,7 +28847,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                             _: runtime::Parameters<UsersIdUnmute>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USERS_ID_UNMUTE],
                             ) {
@@ -28877,7 +28877,7 @@ pub fn register_endpoints<H: TwitterApiV2Handlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

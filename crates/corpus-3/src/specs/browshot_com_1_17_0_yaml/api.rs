@@ -5662,7 +5662,7 @@ You can crop your screenshots. The crop is done first, then the thumbnail. You c
 /**What a `Browshot` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait BrowshotHandlers: runtime::Authenticator {
+pub trait BrowshotHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get information about your account
 
 Get information about your account.*/
@@ -6861,7 +6861,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/account/info"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNT_INFO],
                             ) {
@@ -6891,7 +6891,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/batch/ceate"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_BATCH],
                             ) {
@@ -6921,7 +6921,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/batch/info"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BATCH_INFO],
                             ) {
@@ -6951,7 +6951,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/browser/info"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BROWSER_INFO],
                             ) {
@@ -6981,7 +6981,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/browser/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BROWSERS_INFO],
                             ) {
@@ -7011,7 +7011,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/instance/info"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_INSTANCE_INFO],
                             ) {
@@ -7041,7 +7041,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/instance/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_INSTANCES_INFO],
                             ) {
@@ -7071,7 +7071,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -7101,7 +7101,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/create"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_SCREENSHOT],
                             ) {
@@ -7131,7 +7131,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/delete"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_SCREENSHOT],
                             ) {
@@ -7161,7 +7161,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/host"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HOST_SCREENSHOT],
                             ) {
@@ -7191,7 +7191,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/html"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HTML],
                             ) {
@@ -7221,7 +7221,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/info"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SCREENSHOT_INFO],
                             ) {
@@ -7251,7 +7251,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MULTIPLE_SCREENSHOTS_INFO],
                             ) {
@@ -7281,7 +7281,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/multiple"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_MULTIPLE_SCREENSHOTS],
                             ) {
@@ -7311,7 +7311,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SEARCH_SCREENSHOT],
                             ) {
@@ -7341,7 +7341,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/share"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHARE_SCREENSHOT],
                             ) {
@@ -7371,7 +7371,7 @@ pub fn register_endpoints<H: BrowshotHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/screenshot/thumbnail"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_THUMBNAIL],
                             ) {

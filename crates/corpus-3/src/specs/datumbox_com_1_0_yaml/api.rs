@@ -1612,7 +1612,7 @@ The Twitter Sentiment Analysis function allows you to perform Sentiment Analysis
 /**What a `api.datumbox.com` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ApiDatumboxComHandlers: runtime::Authenticator {
+pub trait ApiDatumboxComHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Classifies the Document as adult or noadult
 
 The Adult Content Detection function classifies the documents as adult or noadult based on their context. It can be used to detect whether a document contains content unsuitable for minors.*/
@@ -2439,7 +2439,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADULT_CONTENT_DETECTION],
                             ) {
@@ -2472,7 +2472,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&COMMERCIAL_DETECTION],
                             ) {
@@ -2502,7 +2502,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         runtime::not_allowed_id(&method, "/1.0/DocumentSimilarity.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DOCUMENT_SIMILARITY],
                             ) {
@@ -2535,7 +2535,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EDUCATIONAL_DETECTION],
                             ) {
@@ -2565,7 +2565,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         runtime::not_allowed_id(&method, "/1.0/GenderDetection.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GENDER_DETECTION],
                             ) {
@@ -2595,7 +2595,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         runtime::not_allowed_id(&method, "/1.0/KeywordExtraction.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&KEYWORD_EXTRACTION],
                             ) {
@@ -2625,7 +2625,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         runtime::not_allowed_id(&method, "/1.0/LanguageDetection.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LANGUAGE_DETECTION],
                             ) {
@@ -2658,7 +2658,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&READABILITY_ASSESSMENT],
                             ) {
@@ -2688,7 +2688,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         runtime::not_allowed_id(&method, "/1.0/SentimentAnalysis.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SENTIMENT_ANALYSIS],
                             ) {
@@ -2718,7 +2718,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         runtime::not_allowed_id(&method, "/1.0/SpamDetection.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SPAM_DETECTION],
                             ) {
@@ -2751,7 +2751,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUBJECTIVITY_ANALYSIS],
                             ) {
@@ -2781,7 +2781,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         runtime::not_allowed_id(&method, "/1.0/TextExtraction.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TEXT_EXTRACTION],
                             ) {
@@ -2814,7 +2814,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TOPIC_CLASSIFICATION],
                             ) {
@@ -2847,7 +2847,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TWITTER_SENTIMENT_ANALYSIS],
                             ) {
@@ -2877,7 +2877,7 @@ pub fn register_endpoints<H: ApiDatumboxComHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -2810,7 +2810,7 @@ See: https://github.com/skion/authentiq/wiki/JWT-Examples*/
 /**What a `Authentiq API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AuthentiqApiHandlers: runtime::Authenticator {
+pub trait AuthentiqApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Register a new ID `JWT(sub, devtoken)`
 
 v5: `JWT(sub, pk, devtoken, ...)`
@@ -3653,7 +3653,7 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                         runtime::not_allowed_id(&method, "/key"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&KEY_REGISTER, &KEY_REVOKE_NOSECRET],
                             ) {
@@ -3688,7 +3688,7 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                             _: runtime::Parameters<HeadKeyByPk>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &KEY_RETRIEVE,
@@ -3724,7 +3724,7 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                         runtime::not_allowed_id(&method, "/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUSH_LOGIN_REQUEST],
                             ) {
@@ -3754,7 +3754,7 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3784,7 +3784,7 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                         runtime::not_allowed_id(&method, "/scope"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SIGN_REQUEST],
                             ) {
@@ -3819,7 +3819,7 @@ pub fn register_endpoints<H: AuthentiqApiHandlers>(
                             _: runtime::Parameters<SignRetrieveHead>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &SIGN_RETRIEVE,

@@ -642,7 +642,7 @@ pub trait TestApi {
 /**What a `test` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TestHandlers: runtime::Authenticator {
+pub trait TestHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`dropshot_error`
     fn dropshot_error(
         &self,
@@ -829,7 +829,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -859,7 +859,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/dropshot-error"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DROPSHOT_ERROR],
                             ) {
@@ -895,7 +895,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<EnumError>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ENUM_ERROR],
                             ) {
@@ -931,7 +931,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<StructError>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STRUCT_ERROR],
                             ) {

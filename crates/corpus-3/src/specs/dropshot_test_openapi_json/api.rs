@@ -5389,7 +5389,7 @@ This is a multi-line comment.*/
 /**What a `test` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TestHandlers: runtime::Authenticator {
+pub trait TestHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`handler7`
     fn handler7(
         &self,
@@ -6633,7 +6633,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/datagoeshere"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER7],
                             ) {
@@ -6663,7 +6663,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/dup1"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER8],
                             ) {
@@ -6693,7 +6693,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/dup2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER9],
                             ) {
@@ -6723,7 +6723,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/dup5"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER10],
                             ) {
@@ -6753,7 +6753,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/dup6"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER11],
                             ) {
@@ -6783,7 +6783,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/dup7"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER12],
                             ) {
@@ -6813,7 +6813,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/dup8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER13],
                             ) {
@@ -6843,7 +6843,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/first_thing"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VZEROUPPER],
                             ) {
@@ -6873,7 +6873,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/flattened"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BIG_FLAT],
                             ) {
@@ -6903,7 +6903,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/impairment"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER6],
                             ) {
@@ -6933,7 +6933,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -6963,7 +6963,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/other_thing"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VZEROLOWER],
                             ) {
@@ -6993,7 +6993,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/playing/a/bit/nicer"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER18],
                             ) {
@@ -7023,7 +7023,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/302_found"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER21],
                             ) {
@@ -7053,7 +7053,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/303_see_other"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER22],
                             ) {
@@ -7083,7 +7083,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/307_temporary_redirect"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER23],
                             ) {
@@ -7113,7 +7113,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/camera"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER4],
                             ) {
@@ -7143,7 +7143,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/deprecated"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER24],
                             ) {
@@ -7176,7 +7176,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<Handler3>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER3],
                             ) {
@@ -7206,7 +7206,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/multipart-form-data"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER25],
                             ) {
@@ -7236,7 +7236,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/person"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER1],
                             ) {
@@ -7269,7 +7269,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<Handler5>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER5],
                             ) {
@@ -7299,7 +7299,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/urlencoded"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER20],
                             ) {
@@ -7329,7 +7329,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/test/woman"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER2],
                             ) {
@@ -7362,7 +7362,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<Handler31>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER31],
                             ) {
@@ -7395,7 +7395,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<Handler30>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER30],
                             ) {
@@ -7428,7 +7428,7 @@ pub fn register_endpoints<H: TestHandlers>(
                             _: runtime::Parameters<Handler32>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER32],
                             ) {
@@ -7458,7 +7458,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/thing_with_headers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HPARAM],
                             ) {
@@ -7488,7 +7488,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/too/smart/for/my/own/good"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER16],
                             ) {
@@ -7518,7 +7518,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/unit_please"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER15],
                             ) {
@@ -7548,7 +7548,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/with/example"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER19],
                             ) {
@@ -7578,7 +7578,7 @@ pub fn register_endpoints<H: TestHandlers>(
                         runtime::not_allowed_id(&method, "/with/headers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER17],
                             ) {

@@ -1415,7 +1415,7 @@ Arguments:
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(encode_form(&body, &["things"])?)
+            .body(::api_client_runtime::forms::encode_form(&body, &["things"])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -1929,45 +1929,6 @@ impl Credentials {
         Ok(())
     }
 }
-/// Sets a header, marked sensitive so that it is never logged.
-#[allow(dead_code)]
-fn set_header(
-    request: &mut reqwest::Request,
-    name: &'static str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let mut value = reqwest::header::HeaderValue::from_str(value)
-        .map_err(|_| {
-            format!("a credential for `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(name, value);
-    Ok(())
-}
-/// Adds a cookie to the request's `Cookie` header.
-#[allow(dead_code)]
-fn add_cookie(
-    request: &mut reqwest::Request,
-    name: &str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let pair = format!("{name}={value}");
-    let cookie = match request
-        .headers()
-        .get(reqwest::header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-    {
-        ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
-        ::std::option::Option::None => pair,
-    };
-    let mut value = reqwest::header::HeaderValue::from_str(&cookie)
-        .map_err(|_| {
-            format!("the cookie `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(reqwest::header::COOKIE, value);
-    Ok(())
-}
 /// Sends each request's credentials (progenitor's
 /// `HooksMode::Expected` asks for this impl).
 impl progenitor_client::ClientHooks<Credentials> for Client {
@@ -1980,38 +1941,6 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .authorize(&info.operation_id, request)
             .map_err(progenitor_client::Error::InvalidRequest)
     }
-}
-/// Writes a form body as the server reads it: a scalar as its
-/// text, each item of a list (`lists` names them) as its own pair,
-/// an object or any other structured value as JSON text.
-/// (progenitor's encoder, serde_urlencoded, writes no lists or
-/// objects.)
-fn encode_form<T: ::serde::Serialize, E>(
-    body: &T,
-    lists: &[&str],
-) -> ::std::result::Result<::std::string::String, Error<E>> {
-    let invalid = |e: ::std::string::String| Error::InvalidRequest(
-        format!("the form body: {e}"),
-    );
-    let value = ::serde_json::to_value(body).map_err(|e| invalid(e.to_string()))?;
-    let ::serde_json::Value::Object(fields) = value else {
-        return Err(invalid("not an object".into()));
-    };
-    let text = |value: &::serde_json::Value| match value {
-        ::serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    };
-    let mut pairs: ::std::vec::Vec<(&str, ::std::string::String)> = ::std::vec::Vec::new();
-    for (name, value) in &fields {
-        match value {
-            ::serde_json::Value::Null => {}
-            ::serde_json::Value::Array(items) if lists.contains(&name.as_str()) => {
-                pairs.extend(items.iter().map(|item| (name.as_str(), text(item))));
-            }
-            other => pairs.push((name.as_str(), text(other))),
-        }
-    }
-    ::serde_urlencoded::to_string(&pairs).map_err(|e| invalid(e.to_string()))
 }
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).

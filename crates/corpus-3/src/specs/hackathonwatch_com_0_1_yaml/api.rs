@@ -427,7 +427,7 @@ pub trait HackathonWatchApi {
 /**What a `HackathonWatch` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait HackathonWatchHandlers: runtime::Authenticator {
+pub trait HackathonWatchHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Return a list of coming hackathons
     fn get_hackathons_coming_format(
         &self,
@@ -686,7 +686,7 @@ pub fn register_endpoints<H: HackathonWatchHandlers>(
                         runtime::not_allowed_id(&method, "/api/hackathons/coming.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HACKATHONS_COMING_FORMAT],
                             ) {
@@ -719,7 +719,7 @@ pub fn register_endpoints<H: HackathonWatchHandlers>(
                             _: runtime::Parameters<GetHackathonsIdFormat>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HACKATHONS_ID_FORMAT],
                             ) {
@@ -749,7 +749,7 @@ pub fn register_endpoints<H: HackathonWatchHandlers>(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -779,7 +779,7 @@ pub fn register_endpoints<H: HackathonWatchHandlers>(
                         runtime::not_allowed_id(&method, "/api/swagger_doc.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SWAGGER_DOC_FORMAT],
                             ) {
@@ -812,7 +812,7 @@ pub fn register_endpoints<H: HackathonWatchHandlers>(
                             _: runtime::Parameters<GetSwaggerDocNameFormat>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SWAGGER_DOC_NAME_FORMAT],
                             ) {

@@ -2668,7 +2668,7 @@ pub trait HealthcareApi {
 /**What a `Healthcare` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait HealthcareHandlers: runtime::Authenticator {
+pub trait HealthcareHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Returns pages content.
     fn get_api_articles_media_type_extension(
         &self,
@@ -3557,7 +3557,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetApiArticlesMediaTypeExtension>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_ARTICLES_MEDIA_TYPE_EXTENSION],
                             ) {
@@ -3593,7 +3593,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetApiBlogMediaTypeExtension>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_BLOG_MEDIA_TYPE_EXTENSION],
                             ) {
@@ -3629,7 +3629,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetApiGlossaryMediaTypeExtension>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_GLOSSARY_MEDIA_TYPE_EXTENSION],
                             ) {
@@ -3665,7 +3665,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetApiQuestionsMediaTypeExtension>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_QUESTIONS_MEDIA_TYPE_EXTENSION],
                             ) {
@@ -3701,7 +3701,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetApiStatesMediaTypeExtension>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_STATES_MEDIA_TYPE_EXTENSION],
                             ) {
@@ -3737,7 +3737,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetApiTopicsMediaTypeExtension>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_TOPICS_MEDIA_TYPE_EXTENSION],
                             ) {
@@ -3770,7 +3770,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetBlogPageNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BLOG_PAGE_NAME_JSON],
                             ) {
@@ -3803,7 +3803,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetEsBlogPageNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ES_BLOG_PAGE_NAME_JSON],
                             ) {
@@ -3836,7 +3836,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetEsGlossaryPageNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ES_GLOSSARY_PAGE_NAME_JSON],
                             ) {
@@ -3869,7 +3869,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetEsQuestionPageNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ES_QUESTION_PAGE_NAME_JSON],
                             ) {
@@ -3902,7 +3902,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetEsPageNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ES_PAGE_NAME_JSON],
                             ) {
@@ -3935,7 +3935,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetEsStateNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ES_STATE_NAME_JSON],
                             ) {
@@ -3968,7 +3968,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetGlossaryPageNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GLOSSARY_PAGE_NAME_JSON],
                             ) {
@@ -3998,7 +3998,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -4031,7 +4031,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetQuestionPageNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUESTION_PAGE_NAME_JSON],
                             ) {
@@ -4064,7 +4064,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetPageNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAGE_NAME_JSON],
                             ) {
@@ -4097,7 +4097,7 @@ pub fn register_endpoints<H: HealthcareHandlers>(
                             _: runtime::Parameters<GetStateNameJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STATE_NAME_JSON],
                             ) {

@@ -2289,7 +2289,7 @@ pub trait HighwaysEnglandApiApi {
 /**What a `Highways England API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait HighwaysEnglandApiHandlers: runtime::Authenticator {
+pub trait HighwaysEnglandApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Returns list of areas
     fn areas_get(
         &self,
@@ -2909,7 +2909,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -2942,7 +2942,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<AreasGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&AREAS_GET],
                             ) {
@@ -2978,7 +2978,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<GetVVersionAreasByAreaIds>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_V_VERSION_AREAS_BY_AREA_IDS],
                             ) {
@@ -3014,7 +3014,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<QualityGetDailyDataQualityForSite>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&QUALITY_GET_DAILY_DATA_QUALITY_FOR_SITE],
                             ) {
@@ -3050,7 +3050,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<QualityGetOverallDataQualityForSites>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&QUALITY_GET_OVERALL_DATA_QUALITY_FOR_SITES],
                             ) {
@@ -3086,7 +3086,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<ReportsIndex>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REPORTS_INDEX],
                             ) {
@@ -3124,7 +3124,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_V_VERSION_REPORTS_BY_START_DATE_TO_BY_END_DATE_BY_REPORT_TYPE,
@@ -3159,7 +3159,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<SitesIndex>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SITES_INDEX],
                             ) {
@@ -3195,7 +3195,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<GetVVersionSitesBySiteIds>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_V_VERSION_SITES_BY_SITE_IDS],
                             ) {
@@ -3228,7 +3228,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<SiteTypesIndex>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SITE_TYPES_INDEX],
                             ) {
@@ -3264,7 +3264,7 @@ pub fn register_endpoints<H: HighwaysEnglandApiHandlers>(
                             _: runtime::Parameters<SiteTypesGetSitesForPublicFacingApi>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SITE_TYPES_GET_SITES_FOR_PUBLIC_FACING_API],
                             ) {

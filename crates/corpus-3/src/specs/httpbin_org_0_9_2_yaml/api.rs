@@ -7639,7 +7639,7 @@ allow settings the stale_after argument.*/
 /**What a `httpbin.org` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait HttpbinOrgHandlers: runtime::Authenticator {
+pub trait HttpbinOrgHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Absolutely 302 Redirects n times.
     fn get_absolute_redirect_by_n(
         &self,
@@ -11032,7 +11032,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetAbsoluteRedirectByN>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ABSOLUTE_REDIRECT_BY_N],
                             ) {
@@ -11064,7 +11064,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/anything"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ANYTHING,
@@ -11106,7 +11106,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<TraceAnythingByAnything>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ANYTHING_BY_ANYTHING,
@@ -11146,7 +11146,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetBase64ByValue>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BASE64_BY_VALUE],
                             ) {
@@ -11179,7 +11179,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetBasicAuthByUserByPasswd>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BASIC_AUTH_BY_USER_BY_PASSWD],
                             ) {
@@ -11209,7 +11209,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/bearer"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BEARER],
                             ) {
@@ -11239,7 +11239,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/brotli"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BROTLI],
                             ) {
@@ -11272,7 +11272,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetBytesByN>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BYTES_BY_N],
                             ) {
@@ -11302,7 +11302,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/cache"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CACHE],
                             ) {
@@ -11335,7 +11335,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetCacheByValue>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CACHE_BY_VALUE],
                             ) {
@@ -11365,7 +11365,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/cookies"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COOKIES],
                             ) {
@@ -11395,7 +11395,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/cookies/delete"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COOKIES_DELETE],
                             ) {
@@ -11425,7 +11425,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/cookies/set"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COOKIES_SET],
                             ) {
@@ -11458,7 +11458,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetCookiesSetByNameByValue>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COOKIES_SET_BY_NAME_BY_VALUE],
                             ) {
@@ -11488,7 +11488,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/deflate"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DEFLATE],
                             ) {
@@ -11523,7 +11523,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<TraceDelayByDelay>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_DELAY_BY_DELAY,
@@ -11560,7 +11560,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/delete"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_DELETE],
                             ) {
@@ -11590,7 +11590,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/deny"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DENY],
                             ) {
@@ -11626,7 +11626,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetDigestAuthByQopByUserByPasswd>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD],
                             ) {
@@ -11664,7 +11664,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM],
                             ) {
@@ -11702,7 +11702,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_DIGEST_AUTH_BY_QOP_BY_USER_BY_PASSWD_BY_ALGORITHM_BY_STALE_AFTER,
@@ -11734,7 +11734,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/drip"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DRIP],
                             ) {
@@ -11764,7 +11764,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/encoding/utf8"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ENCODING_UTF8],
                             ) {
@@ -11797,7 +11797,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetEtagByEtag>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ETAG_BY_ETAG],
                             ) {
@@ -11827,7 +11827,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/get"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET],
                             ) {
@@ -11857,7 +11857,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/gzip"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GZIP],
                             ) {
@@ -11887,7 +11887,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/headers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HEADERS],
                             ) {
@@ -11923,7 +11923,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetHiddenBasicAuthByUserByPasswd>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HIDDEN_BASIC_AUTH_BY_USER_BY_PASSWD],
                             ) {
@@ -11953,7 +11953,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/html"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HTML],
                             ) {
@@ -11983,7 +11983,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/image"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IMAGE],
                             ) {
@@ -12013,7 +12013,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/image/jpeg"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IMAGE_JPEG],
                             ) {
@@ -12043,7 +12043,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/image/png"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IMAGE_PNG],
                             ) {
@@ -12073,7 +12073,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/image/svg"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IMAGE_SVG],
                             ) {
@@ -12103,7 +12103,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/image/webp"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IMAGE_WEBP],
                             ) {
@@ -12133,7 +12133,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/ip"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_IP],
                             ) {
@@ -12163,7 +12163,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_JSON],
                             ) {
@@ -12196,7 +12196,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetLinksByNByOffset>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LINKS_BY_N_BY_OFFSET],
                             ) {
@@ -12226,7 +12226,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -12256,7 +12256,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/patch"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PATCH_PATCH],
                             ) {
@@ -12286,7 +12286,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/post"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_POST],
                             ) {
@@ -12316,7 +12316,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/put"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_PUT],
                             ) {
@@ -12349,7 +12349,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetRangeByNumbytes>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RANGE_BY_NUMBYTES],
                             ) {
@@ -12381,7 +12381,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/redirect-to"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_REDIRECT_TO,
@@ -12421,7 +12421,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetRedirectByN>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REDIRECT_BY_N],
                             ) {
@@ -12454,7 +12454,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetRelativeRedirectByN>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RELATIVE_REDIRECT_BY_N],
                             ) {
@@ -12484,7 +12484,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/response-headers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RESPONSE_HEADERS, &POST_RESPONSE_HEADERS],
                             ) {
@@ -12514,7 +12514,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/robots.txt"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ROBOTS_TXT],
                             ) {
@@ -12549,7 +12549,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<TraceStatusByCodes>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_STATUS_BY_CODES,
@@ -12589,7 +12589,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetStreamBytesByN>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STREAM_BYTES_BY_N],
                             ) {
@@ -12622,7 +12622,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                             _: runtime::Parameters<GetStreamByN>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STREAM_BY_N],
                             ) {
@@ -12652,7 +12652,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/user-agent"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USER_AGENT],
                             ) {
@@ -12682,7 +12682,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/uuid"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_UUID],
                             ) {
@@ -12712,7 +12712,7 @@ pub fn register_endpoints<H: HttpbinOrgHandlers>(
                         runtime::not_allowed_id(&method, "/xml"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_XML],
                             ) {

@@ -1666,7 +1666,7 @@ pub trait MicrosoftSecurityUpdatesApi {
 /**What a `Microsoft Security Updates` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait MicrosoftSecurityUpdatesHandlers: runtime::Authenticator {
+pub trait MicrosoftSecurityUpdatesHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Get all updates with a link to the CVRF document
     fn get_updates(
         &self,
@@ -1965,7 +1965,7 @@ pub fn register_endpoints<H: MicrosoftSecurityUpdatesHandlers>(
                         runtime::not_allowed_id(&method, "/Updates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_UPDATES],
                             ) {
@@ -1998,7 +1998,7 @@ pub fn register_endpoints<H: MicrosoftSecurityUpdatesHandlers>(
                             _: runtime::Parameters<GetUpdatesId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_UPDATES_ID],
                             ) {
@@ -2031,7 +2031,7 @@ pub fn register_endpoints<H: MicrosoftSecurityUpdatesHandlers>(
                             _: runtime::Parameters<GetCvrfById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CVRF_BY_ID],
                             ) {
@@ -2061,7 +2061,7 @@ pub fn register_endpoints<H: MicrosoftSecurityUpdatesHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -543,7 +543,7 @@ pub trait SwaggerPetstoreApi {
 /**What a `Swagger Petstore` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SwaggerPetstoreHandlers: runtime::Authenticator {
+pub trait SwaggerPetstoreHandlers: runtime::Authenticator + runtime::serving::Served {
     ///List all pets
     fn list_pets(
         &self,
@@ -752,7 +752,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -782,7 +782,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                         runtime::not_allowed_id(&method, "/v1/pets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_PETS, &CREATE_PETS],
                             ) {
@@ -815,7 +815,7 @@ pub fn register_endpoints<H: SwaggerPetstoreHandlers>(
                             _: runtime::Parameters<ShowPetById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_PET_BY_ID],
                             ) {

@@ -853,7 +853,7 @@ pub trait OpenUvGlobalRealTimeUvIndexForecastApiApi {
 /**What a `OpenUV - Global Real-Time UV Index Forecast API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait OpenUvGlobalRealTimeUvIndexForecastApiHandlers: runtime::Authenticator {
+pub trait OpenUvGlobalRealTimeUvIndexForecastApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Get hourly UV Index Forecast by location and date. Optional altitude, ozone level and datetime could be provided.
     fn get_forecast(
         &self,
@@ -1075,7 +1075,7 @@ pub fn register_endpoints<H: OpenUvGlobalRealTimeUvIndexForecastApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/forecast"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FORECAST],
                             ) {
@@ -1105,7 +1105,7 @@ pub fn register_endpoints<H: OpenUvGlobalRealTimeUvIndexForecastApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -1135,7 +1135,7 @@ pub fn register_endpoints<H: OpenUvGlobalRealTimeUvIndexForecastApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/protection"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PROTECTION],
                             ) {
@@ -1165,7 +1165,7 @@ pub fn register_endpoints<H: OpenUvGlobalRealTimeUvIndexForecastApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/uv"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_UV],
                             ) {

@@ -2444,7 +2444,7 @@ pub trait BuildomatApi {
 /**What a `Buildomat` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait BuildomatHandlers: runtime::Authenticator {
+pub trait BuildomatHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`control_hold`
     fn control_hold(
         &self,
@@ -3362,7 +3362,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3392,7 +3392,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/control/hold"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTROL_HOLD],
                             ) {
@@ -3422,7 +3422,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/control/resume"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CONTROL_RESUME],
                             ) {
@@ -3452,7 +3452,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/header-arg"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HEADER_ARG],
                             ) {
@@ -3485,7 +3485,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             _: runtime::Parameters<TaskGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TASK_GET],
                             ) {
@@ -3515,7 +3515,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/tasks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TASKS_GET, &TASK_SUBMIT],
                             ) {
@@ -3548,7 +3548,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             _: runtime::Parameters<TaskEventsGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TASK_EVENTS_GET],
                             ) {
@@ -3581,7 +3581,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             _: runtime::Parameters<TaskOutputsGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TASK_OUTPUTS_GET],
                             ) {
@@ -3617,7 +3617,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             _: runtime::Parameters<TaskOutputDownload>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TASK_OUTPUT_DOWNLOAD],
                             ) {
@@ -3647,7 +3647,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USER_CREATE],
                             ) {
@@ -3677,7 +3677,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/whoami"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WHOAMI],
                             ) {
@@ -3707,7 +3707,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/whoami/name"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WHOAMI_PUT_NAME],
                             ) {
@@ -3737,7 +3737,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/worker/bootstrap"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WORKER_BOOTSTRAP],
                             ) {
@@ -3767,7 +3767,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/worker/ping"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WORKER_PING],
                             ) {
@@ -3803,7 +3803,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             _: runtime::Parameters<WorkerTaskAppend>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WORKER_TASK_APPEND],
                             ) {
@@ -3836,7 +3836,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             _: runtime::Parameters<WorkerTaskUploadChunk>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WORKER_TASK_UPLOAD_CHUNK],
                             ) {
@@ -3872,7 +3872,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             _: runtime::Parameters<WorkerTaskComplete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WORKER_TASK_COMPLETE],
                             ) {
@@ -3908,7 +3908,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                             _: runtime::Parameters<WorkerTaskAddOutput>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WORKER_TASK_ADD_OUTPUT],
                             ) {
@@ -3938,7 +3938,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/workers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WORKERS_LIST],
                             ) {
@@ -3968,7 +3968,7 @@ pub fn register_endpoints<H: BuildomatHandlers>(
                         runtime::not_allowed_id(&method, "/v1/workers/recycle"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WORKERS_RECYCLE],
                             ) {

@@ -210,7 +210,7 @@ pub trait CliGenTestApi {
 /**What a `CLI gen test` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait CliGenTestHandlers: runtime::Authenticator {
+pub trait CliGenTestHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`uno`
     fn uno(
         &self,
@@ -331,7 +331,7 @@ pub fn register_endpoints<H: CliGenTestHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -361,7 +361,7 @@ pub fn register_endpoints<H: CliGenTestHandlers>(
                         runtime::not_allowed_id(&method, "/uno"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNO],
                             ) {

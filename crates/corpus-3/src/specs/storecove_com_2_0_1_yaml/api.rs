@@ -10960,7 +10960,7 @@ DELETE a specific WebhookInstance*/
 /**What a `Storecove API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait StorecoveApiHandlers: runtime::Authenticator {
+pub trait StorecoveApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Disover Network Participant
 
 Discover a network participant and capabilities.*/
@@ -12466,7 +12466,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v2/discovery/receives"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISCOVERY_RECEIVES],
                             ) {
@@ -12496,7 +12496,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v2/document_submissions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_DOCUMENT_SUBMISSION],
                             ) {
@@ -12526,7 +12526,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v2/invoice_submissions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_INVOICE_SUBMISSION],
                             ) {
@@ -12559,7 +12559,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREFLIGHT_INVOICE_RECIPIENT],
                             ) {
@@ -12595,7 +12595,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<ShowInvoiceSubmissionEvidence>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SHOW_INVOICE_SUBMISSION_EVIDENCE],
                             ) {
@@ -12625,7 +12625,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v2/legal_entities"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_LEGAL_ENTITY],
                             ) {
@@ -12658,7 +12658,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<UpdateLegalEntity>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_LEGAL_ENTITY,
@@ -12698,7 +12698,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<CreateAdministration>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_ADMINISTRATION],
                             ) {
@@ -12734,7 +12734,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<UpdateAdministration>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ADMINISTRATION,
@@ -12774,7 +12774,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<CreatePeppolIdentifier>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_PEPPOL_IDENTIFIER],
                             ) {
@@ -12810,7 +12810,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<DeletePeppolIdentifier>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_PEPPOL_IDENTIFIER],
                             ) {
@@ -12840,7 +12840,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v2/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -12876,7 +12876,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<GetInvoiceJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_INVOICE_JSON],
                             ) {
@@ -12912,7 +12912,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<GetInvoiceUbl>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_INVOICE_UBL],
                             ) {
@@ -12948,7 +12948,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<GetInvoiceUblVersioned>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_INVOICE_UBL_VERSIONED],
                             ) {
@@ -12978,7 +12978,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v2/webhook_instances/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_WEBHOOK_INSTANCES],
                             ) {
@@ -13014,7 +13014,7 @@ pub fn register_endpoints<H: StorecoveApiHandlers>(
                             _: runtime::Parameters<DeleteWebhookInstance>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_WEBHOOK_INSTANCE],
                             ) {

@@ -7900,7 +7900,7 @@ pub trait AdversarialNamesApi {
 /**What a `adversarial names` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AdversarialNamesHandlers: runtime::Authenticator {
+pub trait AdversarialNamesHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`t1`
     fn t1(
         &self,
@@ -8828,7 +8828,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -8861,7 +8861,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<T1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&T1_2],
                             ) {
@@ -8894,7 +8894,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<T12>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&T1_2_2],
                             ) {
@@ -8927,7 +8927,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<StrictServer2>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STRICT_SERVER],
                             ) {
@@ -8960,7 +8960,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<OpenapiDocument>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&OPENAPI_DOCUMENT_2],
                             ) {
@@ -8993,7 +8993,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<Authenticate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&AUTHENTICATE],
                             ) {
@@ -9026,7 +9026,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<ApiDescription>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&API_DESCRIPTION],
                             ) {
@@ -9059,7 +9059,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<GetPet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PET],
                             ) {
@@ -9092,7 +9092,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<GetPet2>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PET_2],
                             ) {
@@ -9125,7 +9125,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<GetPet3>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PET_3],
                             ) {
@@ -9158,7 +9158,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<GetPetParams2>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PET_PARAMS],
                             ) {
@@ -9191,7 +9191,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<GetPetResponse2>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PET_RESPONSE],
                             ) {
@@ -9224,7 +9224,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<Operations>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&OPERATIONS_2],
                             ) {
@@ -9257,7 +9257,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<Components>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&COMPONENTS_2],
                             ) {
@@ -9290,7 +9290,7 @@ pub fn register_endpoints<H: AdversarialNamesHandlers>(
                             _: runtime::Parameters<StrictServer22>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STRICT_SERVER_2],
                             ) {

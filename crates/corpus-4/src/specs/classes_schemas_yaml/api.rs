@@ -873,7 +873,7 @@ pub trait SchemaClassesApi {
 /**What a `schema classes` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SchemaClassesHandlers: runtime::Authenticator {
+pub trait SchemaClassesHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`listThings`
     fn list_things(
         &self,
@@ -1030,7 +1030,7 @@ pub fn register_endpoints<H: SchemaClassesHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -1060,7 +1060,7 @@ pub fn register_endpoints<H: SchemaClassesHandlers>(
                         runtime::not_allowed_id(&method, "/things"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_THINGS, &MAKE_THING],
                             ) {

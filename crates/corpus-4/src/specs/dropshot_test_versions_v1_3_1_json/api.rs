@@ -360,7 +360,7 @@ pub trait EvolvingApiApi {
 /**What a `Evolving API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait EvolvingApiHandlers: runtime::Authenticator {
+pub trait EvolvingApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`handler3`
     fn handler3(&self) -> impl ::std::future::Future<Output = Handler3Response> + Send;
     ///`handler4`
@@ -482,7 +482,7 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
                         runtime::not_allowed_id(&method, "/demo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HANDLER3, &HANDLER4],
                             ) {
@@ -512,7 +512,7 @@ pub fn register_endpoints<H: EvolvingApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -981,7 +981,7 @@ pub trait LinkExampleApi {
 /**What a `Link Example` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait LinkExampleHandlers: runtime::Authenticator {
+pub trait LinkExampleHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`getUserByName`
     fn get_user_by_name(
         &self,
@@ -1350,7 +1350,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             _: runtime::Parameters<GetRepositoriesByOwner>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REPOSITORIES_BY_OWNER],
                             ) {
@@ -1386,7 +1386,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             _: runtime::Parameters<GetRepository>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REPOSITORY],
                             ) {
@@ -1422,7 +1422,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             _: runtime::Parameters<GetPullRequestsByRepository>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PULL_REQUESTS_BY_REPOSITORY],
                             ) {
@@ -1458,7 +1458,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             _: runtime::Parameters<GetPullRequestsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PULL_REQUESTS_BY_ID],
                             ) {
@@ -1494,7 +1494,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             _: runtime::Parameters<MergePullRequest>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MERGE_PULL_REQUEST],
                             ) {
@@ -1527,7 +1527,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                             _: runtime::Parameters<GetUserByName>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USER_BY_NAME],
                             ) {
@@ -1557,7 +1557,7 @@ pub fn register_endpoints<H: LinkExampleHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

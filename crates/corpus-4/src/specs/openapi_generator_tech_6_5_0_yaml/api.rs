@@ -1245,7 +1245,7 @@ Accepts a `GeneratorInput` options map for spec location and generation options.
 /**What a `OpenAPI Generator Online` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait OpenApiGeneratorOnlineHandlers: runtime::Authenticator {
+pub trait OpenApiGeneratorOnlineHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Gets languages supported by the client generator
     fn client_options(
         &self,
@@ -1673,7 +1673,7 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                         runtime::not_allowed_id(&method, "/api/gen/clients"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CLIENT_OPTIONS],
                             ) {
@@ -1706,7 +1706,7 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                             _: runtime::Parameters<GenerateClient>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CLIENT_OPTIONS, &GENERATE_CLIENT],
                             ) {
@@ -1739,7 +1739,7 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                             _: runtime::Parameters<DownloadFile>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DOWNLOAD_FILE],
                             ) {
@@ -1769,7 +1769,7 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                         runtime::not_allowed_id(&method, "/api/gen/servers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SERVER_OPTIONS],
                             ) {
@@ -1802,7 +1802,7 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                             _: runtime::Parameters<GenerateServerForLanguage>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SERVER_OPTIONS, &GENERATE_SERVER_FOR_LANGUAGE],
                             ) {
@@ -1832,7 +1832,7 @@ pub fn register_endpoints<H: OpenApiGeneratorOnlineHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

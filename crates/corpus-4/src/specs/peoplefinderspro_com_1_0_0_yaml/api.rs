@@ -1342,7 +1342,7 @@ The JSON request should have a phone number.
 /**What a `Self Service Developer API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SelfServiceDeveloperApiHandlers: runtime::Authenticator {
+pub trait SelfServiceDeveloperApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Search
 
 ###### *Click on the grey search box above, to view sample request/response objects for Address Autocomplete Search*
@@ -1895,7 +1895,7 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                         runtime::not_allowed_id(&method, "/address/autocomplete"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_ADDRESS_AUTOCOMPLETE],
                             ) {
@@ -1925,7 +1925,7 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                         runtime::not_allowed_id(&method, "/contact/enrich"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_CONTACT_ENRICH],
                             ) {
@@ -1955,7 +1955,7 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                         runtime::not_allowed_id(&method, "/email/enrich"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_EMAIL_ENRICH],
                             ) {
@@ -1985,7 +1985,7 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                         runtime::not_allowed_id(&method, "/identity/verify_id"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SEARCH],
                             ) {
@@ -2015,7 +2015,7 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -2045,7 +2045,7 @@ pub fn register_endpoints<H: SelfServiceDeveloperApiHandlers>(
                         runtime::not_allowed_id(&method, "/phone/enrich"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_PHONE_ENRICH],
                             ) {

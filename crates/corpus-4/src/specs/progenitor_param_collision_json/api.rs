@@ -282,7 +282,7 @@ pub trait ParameterNameCollisionTestApi {
 /**What a `Parameter name collision test` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ParameterNameCollisionTestHandlers: runtime::Authenticator {
+pub trait ParameterNameCollisionTestHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Gets a key
     fn key_get(
         &self,
@@ -402,7 +402,7 @@ pub fn register_endpoints<H: ParameterNameCollisionTestHandlers>(
                             _: runtime::Parameters<KeyGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&KEY_GET],
                             ) {
@@ -432,7 +432,7 @@ pub fn register_endpoints<H: ParameterNameCollisionTestHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -1935,7 +1935,7 @@ pub trait AuthentiqConnectApi {
 /**What a `Authentiq Connect` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AuthentiqConnectHandlers: runtime::Authenticator {
+pub trait AuthentiqConnectHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Authenticate a user
 
 Start a session with Authentiq Connect and authenticate a user.
@@ -2625,7 +2625,7 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                         runtime::not_allowed_id(&method, "/authorize"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&AUTHORIZE],
                             ) {
@@ -2655,7 +2655,7 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                         runtime::not_allowed_id(&method, "/client"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CLIENT, &CREATE_CLIENT],
                             ) {
@@ -2688,7 +2688,7 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                             _: runtime::Parameters<ClientClientId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CLIENT, &UPDATE_CLIENT, &CLIENT_CLIENT_ID],
                             ) {
@@ -2718,7 +2718,7 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -2748,7 +2748,7 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                         runtime::not_allowed_id(&method, "/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TOKEN],
                             ) {
@@ -2778,7 +2778,7 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                         runtime::not_allowed_id(&method, "/userinfo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USER_INFO],
                             ) {
@@ -2811,7 +2811,7 @@ pub fn register_endpoints<H: AuthentiqConnectHandlers>(
                             _: runtime::Parameters<AuthorizeIframe>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&AUTHORIZE_IFRAME],
                             ) {

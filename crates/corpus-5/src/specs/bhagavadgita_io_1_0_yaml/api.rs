@@ -1752,7 +1752,7 @@ Get a list of all Verses.<br/>*/
 /**What a `Bhagavad Gita API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait BhagavadGitaApiHandlers: runtime::Authenticator {
+pub trait BhagavadGitaApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get all the 18 Chapters of the Bhagavad Gita.
 
 Get a list of all the 18 Chapters of the Bhagavad Gita.<br/>*/
@@ -2174,7 +2174,7 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/chapters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_V1_CHAPTERS],
                             ) {
@@ -2210,7 +2210,7 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                             _: runtime::Parameters<GetApiV1ChaptersByChapterNumber>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER],
                             ) {
@@ -2248,7 +2248,7 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES],
                             ) {
@@ -2286,7 +2286,7 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_API_V1_CHAPTERS_BY_CHAPTER_NUMBER_VERSES_BY_VERSE_NUMBER,
@@ -2318,7 +2318,7 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/verses"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_V1_VERSES],
                             ) {
@@ -2348,7 +2348,7 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                         runtime::not_allowed_id(&method, "/auth/oauth/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_AUTH_OAUTH_TOKEN],
                             ) {
@@ -2378,7 +2378,7 @@ pub fn register_endpoints<H: BhagavadGitaApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

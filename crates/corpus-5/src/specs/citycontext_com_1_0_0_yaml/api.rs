@@ -629,7 +629,7 @@ pub trait CityContextApi {
 /**What a `City Context` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait CityContextHandlers: runtime::Authenticator {
+pub trait CityContextHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Query by coordinates (SRID 4326 - decimal degrees)
     fn by_point(
         &self,
@@ -877,7 +877,7 @@ pub fn register_endpoints<H: CityContextHandlers>(
                             _: runtime::Parameters<ByPoint>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BY_POINT],
                             ) {
@@ -907,7 +907,7 @@ pub fn register_endpoints<H: CityContextHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -940,7 +940,7 @@ pub fn register_endpoints<H: CityContextHandlers>(
                             _: runtime::Parameters<ByPostcode>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BY_POSTCODE],
                             ) {
@@ -970,7 +970,7 @@ pub fn register_endpoints<H: CityContextHandlers>(
                         runtime::not_allowed_id(&method, "/v1/usage"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USAGE],
                             ) {

@@ -2195,7 +2195,7 @@ Access to status information of an existing metering change and allocation proce
 /**What a `Corrently.io` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait CorrentlyIoHandlers: runtime::Authenticator {
+pub trait CorrentlyIoHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get best hour (with most regional green energy) in a given timeframe.
 
 Simple Wrapper around the GreenPowerIndex for easy integration into almost any SmartHome system that allows access to a JSON/REST Service This endpoint is designed to indicate if a device should be turned on or off. (Switch state).*/
@@ -2947,7 +2947,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/gsi/bestHour"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GSI_BESTHOUR],
                             ) {
@@ -2977,7 +2977,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/gsi/dispatch"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GSI_DISPATCH],
                             ) {
@@ -3007,7 +3007,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/gsi/marketdata"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GSI_MARKETDATA],
                             ) {
@@ -3037,7 +3037,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/gsi/prediction"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GSI_PREDICTION],
                             ) {
@@ -3067,7 +3067,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/metering/reading"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&METERING_GET, &METERING_POST],
                             ) {
@@ -3097,7 +3097,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3127,7 +3127,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/stromkonto/balances"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STROMKONTO_BALANCES],
                             ) {
@@ -3157,7 +3157,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/stromkonto/choices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STROMKONTO_CHOICES],
                             ) {
@@ -3187,7 +3187,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/stromkonto/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STROMKONTO_LOGIN],
                             ) {
@@ -3220,7 +3220,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREPARE_TRANSACTION],
                             ) {
@@ -3250,7 +3250,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/stromkonto/register"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STROMKONTO_REGISTER],
                             ) {
@@ -3280,7 +3280,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/tariff/slph0"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TARIFF_SLPH0],
                             ) {
@@ -3310,7 +3310,7 @@ pub fn register_endpoints<H: CorrentlyIoHandlers>(
                         runtime::not_allowed_id(&method, "/v2.0/wim/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WIMSTATUS],
                             ) {

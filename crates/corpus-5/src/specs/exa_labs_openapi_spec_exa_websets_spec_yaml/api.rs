@@ -17404,7 +17404,7 @@ Updates a import configuration.*/
 /**What a `Websets` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait WebsetsHandlers: runtime::Authenticator {
+pub trait WebsetsHandlers: runtime::Authenticator + runtime::serving::Served {
     /**List all Websets
 
 Returns a list of Websets.
@@ -20172,7 +20172,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                         runtime::not_allowed_id(&method, "/websets/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -20202,7 +20202,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                         runtime::not_allowed_id(&method, "/websets/v0/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EVENTS_LIST],
                             ) {
@@ -20235,7 +20235,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<EventsGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EVENTS_GET],
                             ) {
@@ -20265,7 +20265,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                         runtime::not_allowed_id(&method, "/websets/v0/imports"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IMPORTS_LIST, &IMPORTS_CREATE],
                             ) {
@@ -20298,7 +20298,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<ImportsUpdate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IMPORTS_GET, &IMPORTS_DELETE, &IMPORTS_UPDATE],
                             ) {
@@ -20328,7 +20328,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                         runtime::not_allowed_id(&method, "/websets/v0/monitors"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MONITORS_LIST, &MONITORS_CREATE],
                             ) {
@@ -20361,7 +20361,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<MonitorsUpdate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MONITORS_GET, &MONITORS_DELETE, &MONITORS_UPDATE],
                             ) {
@@ -20397,7 +20397,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<MonitorsRunsList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MONITORS_RUNS_LIST],
                             ) {
@@ -20433,7 +20433,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<MonitorsRunsGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MONITORS_RUNS_GET],
                             ) {
@@ -20463,7 +20463,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                         runtime::not_allowed_id(&method, "/websets/v0/webhooks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBHOOKS_LIST, &WEBHOOKS_CREATE],
                             ) {
@@ -20496,7 +20496,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebhooksUpdate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBHOOKS_GET, &WEBHOOKS_DELETE, &WEBHOOKS_UPDATE],
                             ) {
@@ -20532,7 +20532,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebhooksAttemptsList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBHOOKS_ATTEMPTS_LIST],
                             ) {
@@ -20562,7 +20562,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                         runtime::not_allowed_id(&method, "/websets/v0/websets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_LIST, &WEBSETS_CREATE],
                             ) {
@@ -20592,7 +20592,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                         runtime::not_allowed_id(&method, "/websets/v0/websets/preview"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_PREVIEW],
                             ) {
@@ -20625,7 +20625,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_GET, &WEBSETS_UPDATE, &WEBSETS_DELETE],
                             ) {
@@ -20661,7 +20661,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsCancel>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_CANCEL],
                             ) {
@@ -20697,7 +20697,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsEnrichmentsCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_ENRICHMENTS_CREATE],
                             ) {
@@ -20733,7 +20733,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsEnrichmentsUpdate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &WEBSETS_ENRICHMENTS_GET,
@@ -20773,7 +20773,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsEnrichmentsCancel>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_ENRICHMENTS_CANCEL],
                             ) {
@@ -20809,7 +20809,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsItemsList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_ITEMS_LIST],
                             ) {
@@ -20845,7 +20845,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsItemsDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_ITEMS_GET, &WEBSETS_ITEMS_DELETE],
                             ) {
@@ -20881,7 +20881,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsSearchesCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_SEARCHES_CREATE],
                             ) {
@@ -20917,7 +20917,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsSearchesGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_SEARCHES_GET],
                             ) {
@@ -20953,7 +20953,7 @@ pub fn register_endpoints<H: WebsetsHandlers>(
                             _: runtime::Parameters<WebsetsSearchesCancel>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&WEBSETS_SEARCHES_CANCEL],
                             ) {

@@ -2255,7 +2255,7 @@ pub trait GmailPostmasterToolsApiApi {
 /**What a `Gmail Postmaster Tools API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait GmailPostmasterToolsApiHandlers: runtime::Authenticator {
+pub trait GmailPostmasterToolsApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Lists the domains that have been registered by the client. The order of domains in the response is unspecified and non-deterministic. Newly created domains will not necessarily be added to the end of this list.
     fn gmailpostmastertools_domains_list(
         &self,
@@ -2543,7 +2543,7 @@ pub fn register_endpoints<H: GmailPostmasterToolsApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -2573,7 +2573,7 @@ pub fn register_endpoints<H: GmailPostmasterToolsApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/domains"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GMAILPOSTMASTERTOOLS_DOMAINS_LIST],
                             ) {
@@ -2608,7 +2608,7 @@ pub fn register_endpoints<H: GmailPostmasterToolsApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_GET],
                             ) {
@@ -2643,7 +2643,7 @@ pub fn register_endpoints<H: GmailPostmasterToolsApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GMAILPOSTMASTERTOOLS_DOMAINS_TRAFFIC_STATS_LIST],
                             ) {

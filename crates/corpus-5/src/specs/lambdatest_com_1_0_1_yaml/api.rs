@@ -1676,7 +1676,7 @@ To fetch specified screenshot details*/
 /**What a `LambdaTest Screenshots API Documentation` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait LambdaTestScreenshotsApiDocumentationHandlers: runtime::Authenticator {
+pub trait LambdaTestScreenshotsApiDocumentationHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Start Screenshot Test
 
 Start Screenshot Test*/
@@ -2255,7 +2255,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                         runtime::not_allowed_id(&method, "/screenshots/v1/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&START_SCREENSHOT_TEST],
                             ) {
@@ -2285,7 +2285,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                         runtime::not_allowed_id(&method, "/screenshots/v1/devices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEVICES],
                             ) {
@@ -2315,7 +2315,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                         runtime::not_allowed_id(&method, "/screenshots/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -2345,7 +2345,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                         runtime::not_allowed_id(&method, "/screenshots/v1/os-browsers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&OS_BROWSERS],
                             ) {
@@ -2375,7 +2375,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                         runtime::not_allowed_id(&method, "/screenshots/v1/profiles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROFILES],
                             ) {
@@ -2405,7 +2405,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                         runtime::not_allowed_id(&method, "/screenshots/v1/resolutions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESOLUTIONS],
                             ) {
@@ -2441,7 +2441,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                             _: runtime::Parameters<StopScreenshotsTest>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&STOP_SCREENSHOTS_TEST],
                             ) {
@@ -2474,7 +2474,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                             _: runtime::Parameters<Screenshots>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SCREENSHOTS],
                             ) {
@@ -2510,7 +2510,7 @@ pub fn register_endpoints<H: LambdaTestScreenshotsApiDocumentationHandlers>(
                             _: runtime::Parameters<ZippedScreenshots>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ZIPPED_SCREENSHOTS],
                             ) {

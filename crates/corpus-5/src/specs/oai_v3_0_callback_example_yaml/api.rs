@@ -194,7 +194,7 @@ pub trait CallbackExampleApi {
 /**What a `Callback Example` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait CallbackExampleHandlers: runtime::Authenticator {
+pub trait CallbackExampleHandlers: runtime::Authenticator + runtime::serving::Served {
     ///subscribes a client to receive out-of-band data
     fn post_streams(
         &self,
@@ -308,7 +308,7 @@ pub fn register_endpoints<H: CallbackExampleHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -338,7 +338,7 @@ pub fn register_endpoints<H: CallbackExampleHandlers>(
                         runtime::not_allowed_id(&method, "/streams"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_STREAMS],
                             ) {
@@ -533,7 +533,7 @@ Implemented by [`StrictServer`]; a server implements [`CallbackExampleWebhooksHa
     /**What a `Callback Example webhooks` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-    pub trait CallbackExampleWebhooksHandlers: runtime::Authenticator {
+    pub trait CallbackExampleWebhooksHandlers: runtime::Authenticator + runtime::serving::Served {
         ///`onData`
         fn on_data(
             &self,
@@ -649,7 +649,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                             runtime::not_allowed_id(&method, "/onData/data"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
                                 if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                    runtime::Authenticator::serving(rqctx.context()),
+                                    runtime::serving::Served::serving(rqctx.context()),
                                     &rqctx.request,
                                     &[&ON_DATA],
                                 ) {
@@ -679,7 +679,7 @@ The caller of a secured operation is authenticated (by [`runtime::Authenticator`
                             runtime::not_allowed_id(&method, "/openapi.json"),
                             |rqctx: ::dropshot::RequestContext<H>| async move {
                                 if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                    runtime::Authenticator::serving(rqctx.context()),
+                                    runtime::serving::Served::serving(rqctx.context()),
                                     &rqctx.request,
                                     &[],
                                 ) {

@@ -9815,7 +9815,7 @@ Get an income and/or expense budget analysis for the given date range and period
 /**What a `PocketSmith` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait PocketSmithHandlers: runtime::Authenticator {
+pub trait PocketSmithHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get account
 
 Gets an account by its ID.*/
@@ -12994,7 +12994,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<DeleteAccountsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ACCOUNTS_BY_ID,
@@ -13034,7 +13034,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<GetAccountsByIdTransactions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ACCOUNTS_BY_ID_TRANSACTIONS],
                             ) {
@@ -13067,7 +13067,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<DeleteAttachmentsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ATTACHMENTS_BY_ID,
@@ -13104,7 +13104,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<DeleteCategoriesById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_CATEGORIES_BY_ID,
@@ -13144,7 +13144,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PostCategoriesByIdCategoryRules>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_CATEGORIES_BY_ID_CATEGORY_RULES],
                             ) {
@@ -13177,7 +13177,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<DeleteInstitutionsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_INSTITUTIONS_BY_ID,
@@ -13217,7 +13217,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<GetInstitutionsByIdAccounts>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_INSTITUTIONS_BY_ID_ACCOUNTS],
                             ) {
@@ -13247,7 +13247,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                         runtime::not_allowed_id(&method, "/v2/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ME],
                             ) {
@@ -13277,7 +13277,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                         runtime::not_allowed_id(&method, "/v2/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -13313,7 +13313,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PutTransactionAccountsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_TRANSACTION_ACCOUNTS_BY_ID,
@@ -13354,7 +13354,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_TRANSACTION_ACCOUNTS_BY_ID_TRANSACTIONS,
@@ -13390,7 +13390,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PutTransactionsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TRANSACTIONS_BY_ID, &PUT_TRANSACTIONS_BY_ID],
                             ) {
@@ -13426,7 +13426,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PostTransactionsByIdAttachments>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_TRANSACTIONS_BY_ID_ATTACHMENTS,
@@ -13467,7 +13467,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &DELETE_TRANSACTIONS_BY_TRANSACTION_ID_ATTACHMENTS_BY_ATTACHMENT_ID,
@@ -13502,7 +13502,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PutUsersById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_ID, &PUT_USERS_BY_ID],
                             ) {
@@ -13535,7 +13535,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PostUsersByIdAccounts>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_USERS_BY_ID_ACCOUNTS,
@@ -13572,7 +13572,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PostUsersByIdAttachments>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_USERS_BY_ID_ATTACHMENTS,
@@ -13608,7 +13608,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<GetUsersByIdBudget>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_ID_BUDGET],
                             ) {
@@ -13644,7 +13644,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<GetUsersByIdBudgetSummary>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_ID_BUDGET_SUMMARY],
                             ) {
@@ -13677,7 +13677,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PostUsersByIdCategories>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_ID_CATEGORIES, &POST_USERS_BY_ID_CATEGORIES],
                             ) {
@@ -13713,7 +13713,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<GetUsersByIdCategoryRules>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_ID_CATEGORY_RULES],
                             ) {
@@ -13746,7 +13746,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<PostUsersByIdInstitutions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_USERS_BY_ID_INSTITUTIONS,
@@ -13785,7 +13785,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<GetUsersByIdTransactionAccounts>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_ID_TRANSACTION_ACCOUNTS],
                             ) {
@@ -13818,7 +13818,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<GetUsersByIdTransactions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_ID_TRANSACTIONS],
                             ) {
@@ -13854,7 +13854,7 @@ pub fn register_endpoints<H: PocketSmithHandlers>(
                             _: runtime::Parameters<GetUsersByIdTrendAnalysis>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_ID_TREND_ANALYSIS],
                             ) {

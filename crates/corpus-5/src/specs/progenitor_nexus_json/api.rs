@@ -42765,7 +42765,7 @@ If there is no update in progress, do nothing.*/
 /**What a `Oxide Region API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait OxideRegionApiHandlers: runtime::Authenticator {
+pub trait OxideRegionApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Fetch a disk by id
 
 Use `GET /v1/disks/{disk}` instead*/
@@ -53515,7 +53515,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<DiskViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISK_VIEW_BY_ID],
                             ) {
@@ -53548,7 +53548,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ImageViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IMAGE_VIEW_BY_ID],
                             ) {
@@ -53581,7 +53581,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_VIEW_BY_ID],
                             ) {
@@ -53617,7 +53617,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceNetworkInterfaceViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_NETWORK_INTERFACE_VIEW_BY_ID],
                             ) {
@@ -53650,7 +53650,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<OrganizationViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ORGANIZATION_VIEW_BY_ID],
                             ) {
@@ -53683,7 +53683,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ProjectViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECT_VIEW_BY_ID],
                             ) {
@@ -53716,7 +53716,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SnapshotViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SNAPSHOT_VIEW_BY_ID],
                             ) {
@@ -53752,7 +53752,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcRouterRouteViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_ROUTER_ROUTE_VIEW_BY_ID],
                             ) {
@@ -53785,7 +53785,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcRouterViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_ROUTER_VIEW_BY_ID],
                             ) {
@@ -53818,7 +53818,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcSubnetViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_SUBNET_VIEW_BY_ID],
                             ) {
@@ -53851,7 +53851,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_VIEW_BY_ID],
                             ) {
@@ -53881,7 +53881,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/device/auth"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEVICE_AUTH_REQUEST],
                             ) {
@@ -53911,7 +53911,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/device/confirm"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEVICE_AUTH_CONFIRM],
                             ) {
@@ -53941,7 +53941,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/device/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEVICE_ACCESS_TOKEN],
                             ) {
@@ -53971,7 +53971,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GROUP_LIST],
                             ) {
@@ -54001,7 +54001,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGIN_SPOOF],
                             ) {
@@ -54034,7 +54034,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<LoginLocal>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGIN_LOCAL],
                             ) {
@@ -54070,7 +54070,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<LoginSaml>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGIN_SAML_BEGIN, &LOGIN_SAML],
                             ) {
@@ -54100,7 +54100,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/logout"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGOUT],
                             ) {
@@ -54130,7 +54130,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -54160,7 +54160,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/organizations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ORGANIZATION_LIST, &ORGANIZATION_CREATE],
                             ) {
@@ -54196,7 +54196,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<OrganizationDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ORGANIZATION_VIEW,
@@ -54236,7 +54236,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<OrganizationPolicyUpdate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ORGANIZATION_POLICY_VIEW, &ORGANIZATION_POLICY_UPDATE],
                             ) {
@@ -54272,7 +54272,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ProjectCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECT_LIST, &PROJECT_CREATE],
                             ) {
@@ -54308,7 +54308,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ProjectDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECT_VIEW, &PROJECT_UPDATE, &PROJECT_DELETE],
                             ) {
@@ -54344,7 +54344,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<DiskCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISK_LIST, &DISK_CREATE],
                             ) {
@@ -54380,7 +54380,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<DiskDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISK_VIEW, &DISK_DELETE],
                             ) {
@@ -54416,7 +54416,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<DiskMetricsList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISK_METRICS_LIST],
                             ) {
@@ -54452,7 +54452,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ImageCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IMAGE_LIST, &IMAGE_CREATE],
                             ) {
@@ -54488,7 +54488,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ImageDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IMAGE_VIEW, &IMAGE_DELETE],
                             ) {
@@ -54524,7 +54524,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_LIST, &INSTANCE_CREATE],
                             ) {
@@ -54560,7 +54560,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_VIEW, &INSTANCE_DELETE],
                             ) {
@@ -54596,7 +54596,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceDiskList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_DISK_LIST],
                             ) {
@@ -54632,7 +54632,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceDiskAttach>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_DISK_ATTACH],
                             ) {
@@ -54668,7 +54668,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceDiskDetach>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_DISK_DETACH],
                             ) {
@@ -54704,7 +54704,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceExternalIpList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_EXTERNAL_IP_LIST],
                             ) {
@@ -54740,7 +54740,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceMigrate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_MIGRATE],
                             ) {
@@ -54776,7 +54776,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceNetworkInterfaceCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &INSTANCE_NETWORK_INTERFACE_LIST,
@@ -54815,7 +54815,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceNetworkInterfaceDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &INSTANCE_NETWORK_INTERFACE_VIEW,
@@ -54855,7 +54855,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceReboot>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_REBOOT],
                             ) {
@@ -54891,7 +54891,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceSerialConsole>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_SERIAL_CONSOLE],
                             ) {
@@ -54927,7 +54927,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceSerialConsoleStream>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_SERIAL_CONSOLE_STREAM],
                             ) {
@@ -54963,7 +54963,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceSerialConsoleStreamV2>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_SERIAL_CONSOLE_STREAM_V2],
                             ) {
@@ -54999,7 +54999,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceStart>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_START],
                             ) {
@@ -55035,7 +55035,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceStop>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_STOP],
                             ) {
@@ -55071,7 +55071,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ProjectPolicyUpdate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECT_POLICY_VIEW, &PROJECT_POLICY_UPDATE],
                             ) {
@@ -55107,7 +55107,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SnapshotCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SNAPSHOT_LIST, &SNAPSHOT_CREATE],
                             ) {
@@ -55143,7 +55143,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SnapshotDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SNAPSHOT_VIEW, &SNAPSHOT_DELETE],
                             ) {
@@ -55179,7 +55179,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_LIST, &VPC_CREATE],
                             ) {
@@ -55215,7 +55215,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_VIEW, &VPC_UPDATE, &VPC_DELETE],
                             ) {
@@ -55251,7 +55251,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcFirewallRulesUpdate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_FIREWALL_RULES_VIEW, &VPC_FIREWALL_RULES_UPDATE],
                             ) {
@@ -55287,7 +55287,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcRouterCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_ROUTER_LIST, &VPC_ROUTER_CREATE],
                             ) {
@@ -55323,7 +55323,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcRouterDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_ROUTER_VIEW, &VPC_ROUTER_UPDATE, &VPC_ROUTER_DELETE],
                             ) {
@@ -55359,7 +55359,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcRouterRouteCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_ROUTER_ROUTE_LIST, &VPC_ROUTER_ROUTE_CREATE],
                             ) {
@@ -55395,7 +55395,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcRouterRouteDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &VPC_ROUTER_ROUTE_VIEW,
@@ -55435,7 +55435,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcSubnetCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_SUBNET_LIST, &VPC_SUBNET_CREATE],
                             ) {
@@ -55471,7 +55471,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcSubnetDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_SUBNET_VIEW, &VPC_SUBNET_UPDATE, &VPC_SUBNET_DELETE],
                             ) {
@@ -55507,7 +55507,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<VpcSubnetListNetworkInterfaces>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VPC_SUBNET_LIST_NETWORK_INTERFACES],
                             ) {
@@ -55537,7 +55537,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/policy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POLICY_VIEW, &POLICY_UPDATE],
                             ) {
@@ -55567,7 +55567,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/roles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ROLE_LIST],
                             ) {
@@ -55600,7 +55600,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<RoleView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ROLE_VIEW],
                             ) {
@@ -55630,7 +55630,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/session/me"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SESSION_ME],
                             ) {
@@ -55660,7 +55660,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/session/me/groups"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SESSION_ME_GROUPS],
                             ) {
@@ -55690,7 +55690,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/session/me/sshkeys"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SESSION_SSHKEY_LIST, &SESSION_SSHKEY_CREATE],
                             ) {
@@ -55726,7 +55726,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SessionSshkeyDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SESSION_SSHKEY_VIEW, &SESSION_SSHKEY_DELETE],
                             ) {
@@ -55759,7 +55759,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SystemImageViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_IMAGE_VIEW_BY_ID],
                             ) {
@@ -55792,7 +55792,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<IpPoolViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_VIEW_BY_ID],
                             ) {
@@ -55825,7 +55825,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SiloViewById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SILO_VIEW_BY_ID],
                             ) {
@@ -55855,7 +55855,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/certificates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CERTIFICATE_LIST, &CERTIFICATE_CREATE],
                             ) {
@@ -55891,7 +55891,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<CertificateDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CERTIFICATE_VIEW, &CERTIFICATE_DELETE],
                             ) {
@@ -55921,7 +55921,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/hardware/disks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PHYSICAL_DISK_LIST],
                             ) {
@@ -55951,7 +55951,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/hardware/racks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RACK_LIST],
                             ) {
@@ -55987,7 +55987,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<RackView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RACK_VIEW],
                             ) {
@@ -56017,7 +56017,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/hardware/sleds"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SLED_LIST],
                             ) {
@@ -56053,7 +56053,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SledView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SLED_VIEW],
                             ) {
@@ -56089,7 +56089,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SledPhysicalDiskList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SLED_PHYSICAL_DISK_LIST],
                             ) {
@@ -56119,7 +56119,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/images"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_IMAGE_LIST, &SYSTEM_IMAGE_CREATE],
                             ) {
@@ -56152,7 +56152,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SystemImageDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_IMAGE_VIEW, &SYSTEM_IMAGE_DELETE],
                             ) {
@@ -56182,7 +56182,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/ip-pools"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_LIST, &IP_POOL_CREATE],
                             ) {
@@ -56212,7 +56212,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/ip-pools-service"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_SERVICE_VIEW],
                             ) {
@@ -56245,7 +56245,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_SERVICE_RANGE_LIST],
                             ) {
@@ -56278,7 +56278,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_SERVICE_RANGE_ADD],
                             ) {
@@ -56311,7 +56311,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_SERVICE_RANGE_REMOVE],
                             ) {
@@ -56344,7 +56344,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<IpPoolDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_VIEW, &IP_POOL_UPDATE, &IP_POOL_DELETE],
                             ) {
@@ -56380,7 +56380,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<IpPoolRangeList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_RANGE_LIST],
                             ) {
@@ -56416,7 +56416,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<IpPoolRangeAdd>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_RANGE_ADD],
                             ) {
@@ -56452,7 +56452,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<IpPoolRangeRemove>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IP_POOL_RANGE_REMOVE],
                             ) {
@@ -56488,7 +56488,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SystemMetric>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_METRIC],
                             ) {
@@ -56518,7 +56518,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/policy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_POLICY_VIEW, &SYSTEM_POLICY_UPDATE],
                             ) {
@@ -56548,7 +56548,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/sagas"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SAGA_LIST],
                             ) {
@@ -56581,7 +56581,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SagaView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SAGA_VIEW],
                             ) {
@@ -56611,7 +56611,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/silos"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SILO_LIST, &SILO_CREATE],
                             ) {
@@ -56644,7 +56644,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SiloDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SILO_VIEW, &SILO_DELETE],
                             ) {
@@ -56680,7 +56680,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SiloIdentityProviderList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SILO_IDENTITY_PROVIDER_LIST],
                             ) {
@@ -56716,7 +56716,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<LocalIdpUserCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOCAL_IDP_USER_CREATE],
                             ) {
@@ -56752,7 +56752,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<LocalIdpUserDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOCAL_IDP_USER_DELETE],
                             ) {
@@ -56788,7 +56788,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<LocalIdpUserSetPassword>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOCAL_IDP_USER_SET_PASSWORD],
                             ) {
@@ -56824,7 +56824,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SamlIdentityProviderCreate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SAML_IDENTITY_PROVIDER_CREATE],
                             ) {
@@ -56860,7 +56860,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SamlIdentityProviderView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SAML_IDENTITY_PROVIDER_VIEW],
                             ) {
@@ -56896,7 +56896,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SiloPolicyUpdate>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SILO_POLICY_VIEW, &SILO_POLICY_UPDATE],
                             ) {
@@ -56932,7 +56932,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SiloUsersList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SILO_USERS_LIST],
                             ) {
@@ -56968,7 +56968,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SiloUserView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SILO_USER_VIEW],
                             ) {
@@ -56998,7 +56998,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/system/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_USER_LIST],
                             ) {
@@ -57031,7 +57031,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SystemUserView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_USER_VIEW],
                             ) {
@@ -57061,7 +57061,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/timeseries/schema"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TIMESERIES_SCHEMA_GET],
                             ) {
@@ -57091,7 +57091,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/users"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USER_LIST],
                             ) {
@@ -57121,7 +57121,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/disks"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISK_LIST_V1, &DISK_CREATE_V1],
                             ) {
@@ -57154,7 +57154,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<DiskDeleteV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DISK_VIEW_V1, &DISK_DELETE_V1],
                             ) {
@@ -57184,7 +57184,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/instances"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_LIST_V1, &INSTANCE_CREATE_V1],
                             ) {
@@ -57217,7 +57217,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceDeleteV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_VIEW_V1, &INSTANCE_DELETE_V1],
                             ) {
@@ -57253,7 +57253,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceDiskListV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_DISK_LIST_V1],
                             ) {
@@ -57289,7 +57289,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceDiskAttachV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_DISK_ATTACH_V1],
                             ) {
@@ -57325,7 +57325,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceDiskDetachV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_DISK_DETACH_V1],
                             ) {
@@ -57361,7 +57361,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceMigrateV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_MIGRATE_V1],
                             ) {
@@ -57397,7 +57397,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceRebootV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_REBOOT_V1],
                             ) {
@@ -57433,7 +57433,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceSerialConsoleV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_SERIAL_CONSOLE_V1],
                             ) {
@@ -57469,7 +57469,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceSerialConsoleStreamV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_SERIAL_CONSOLE_STREAM_V1],
                             ) {
@@ -57505,7 +57505,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceStartV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_START_V1],
                             ) {
@@ -57541,7 +57541,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<InstanceStopV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_STOP_V1],
                             ) {
@@ -57571,7 +57571,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/organizations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ORGANIZATION_LIST_V1, &ORGANIZATION_CREATE_V1],
                             ) {
@@ -57607,7 +57607,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<OrganizationDeleteV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ORGANIZATION_VIEW_V1,
@@ -57647,7 +57647,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<OrganizationPolicyUpdateV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &ORGANIZATION_POLICY_VIEW_V1,
@@ -57680,7 +57680,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/projects"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECT_LIST_V1, &PROJECT_CREATE_V1],
                             ) {
@@ -57713,7 +57713,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ProjectDeleteV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECT_VIEW_V1, &PROJECT_UPDATE_V1, &PROJECT_DELETE_V1],
                             ) {
@@ -57749,7 +57749,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<ProjectPolicyUpdateV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECT_POLICY_VIEW_V1, &PROJECT_POLICY_UPDATE_V1],
                             ) {
@@ -57779,7 +57779,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/system/update/components"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_COMPONENT_VERSION_LIST],
                             ) {
@@ -57812,7 +57812,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_DEPLOYMENTS_LIST],
                             ) {
@@ -57848,7 +57848,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<UpdateDeploymentView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_DEPLOYMENT_VIEW],
                             ) {
@@ -57878,7 +57878,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/system/update/refresh"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_UPDATE_REFRESH],
                             ) {
@@ -57908,7 +57908,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/system/update/start"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_UPDATE_START],
                             ) {
@@ -57938,7 +57938,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/system/update/stop"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_UPDATE_STOP],
                             ) {
@@ -57968,7 +57968,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/system/update/updates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_UPDATE_LIST],
                             ) {
@@ -58004,7 +58004,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SystemUpdateView>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_UPDATE_VIEW],
                             ) {
@@ -58040,7 +58040,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                             _: runtime::Parameters<SystemUpdateComponentsList>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_UPDATE_COMPONENTS_LIST],
                             ) {
@@ -58070,7 +58070,7 @@ pub fn register_endpoints<H: OxideRegionApiHandlers>(
                         runtime::not_allowed_id(&method, "/v1/system/update/version"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SYSTEM_VERSION],
                             ) {

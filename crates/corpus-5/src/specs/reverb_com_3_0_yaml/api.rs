@@ -24221,7 +24221,7 @@ Remove a webhook*/
 /**What a `reverb` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ReverbHandlers: runtime::Authenticator {
+pub trait ReverbHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`get_articles`
     fn get_articles(
         &self,
@@ -34142,7 +34142,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/articles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ARTICLES],
                             ) {
@@ -34172,7 +34172,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/articles/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ARTICLES_CATEGORIES],
                             ) {
@@ -34202,7 +34202,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORIES],
                             ) {
@@ -34232,7 +34232,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/categories/flat"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORIES_FLAT],
                             ) {
@@ -34262,7 +34262,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/categories/taxonomy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORIES_TAXONOMY],
                             ) {
@@ -34298,7 +34298,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetCategoriesByProductTypeByCategory>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORIES_BY_PRODUCT_TYPE_BY_CATEGORY],
                             ) {
@@ -34331,7 +34331,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetCategoriesByUuid>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CATEGORIES_BY_UUID],
                             ) {
@@ -34364,7 +34364,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPARISON_SHOPPING_PAGES],
                             ) {
@@ -34397,7 +34397,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPARISON_SHOPPING_PAGES_FIND],
                             ) {
@@ -34433,7 +34433,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetComparisonShoppingPagesById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPARISON_SHOPPING_PAGES_BY_ID],
                             ) {
@@ -34471,7 +34471,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPARISON_SHOPPING_PAGES_BY_ID_LISTINGS],
                             ) {
@@ -34509,7 +34509,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMPARISON_SHOPPING_PAGES_BY_ID_REVIEWS],
                             ) {
@@ -34547,7 +34547,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_CONVERSATIONS_BY_CONVERSATION_ID_OFFER],
                             ) {
@@ -34583,7 +34583,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostConversationsByIdOffer>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_CONVERSATIONS_BY_ID_OFFER],
                             ) {
@@ -34613,7 +34613,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/countries"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COUNTRIES],
                             ) {
@@ -34643,7 +34643,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/csps"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CSPS],
                             ) {
@@ -34673,7 +34673,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/csps/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CSPS_CATEGORIES],
                             ) {
@@ -34703,7 +34703,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/csps/find"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CSPS_FIND],
                             ) {
@@ -34736,7 +34736,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetCspsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CSPS_BY_ID],
                             ) {
@@ -34769,7 +34769,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetCuratedSetsBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CURATED_SETS_BY_SLUG],
                             ) {
@@ -34799,7 +34799,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/currencies/display"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CURRENCIES_DISPLAY],
                             ) {
@@ -34829,7 +34829,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/currencies/listing"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_CURRENCIES_LISTING],
                             ) {
@@ -34862,7 +34862,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetFeedbackByFeedbackId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FEEDBACK_BY_FEEDBACK_ID],
                             ) {
@@ -34895,7 +34895,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetHandpickedBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_HANDPICKED_BY_SLUG],
                             ) {
@@ -34925,7 +34925,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/listing_conditions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTING_CONDITIONS],
                             ) {
@@ -34955,7 +34955,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/listings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS, &POST_LISTINGS],
                             ) {
@@ -34985,7 +34985,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/listings/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS_ALL],
                             ) {
@@ -35018,7 +35018,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS_FACETS_SELLER_LOCATION],
                             ) {
@@ -35054,7 +35054,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetListingsByIdNegotiation>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS_BY_ID_NEGOTIATION],
                             ) {
@@ -35087,7 +35087,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostListingsByIdOffer>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_LISTINGS_BY_ID_OFFER],
                             ) {
@@ -35123,7 +35123,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetListingsByListingIdBump>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS_BY_LISTING_ID_BUMP],
                             ) {
@@ -35161,7 +35161,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_LISTINGS_BY_LISTING_ID_BUMP_BY_BUDGET_TYPE],
                             ) {
@@ -35197,7 +35197,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostListingsByListingIdConversations>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_LISTINGS_BY_LISTING_ID_CONVERSATIONS],
                             ) {
@@ -35233,7 +35233,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetListingsByListingIdImages>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS_BY_LISTING_ID_IMAGES],
                             ) {
@@ -35271,7 +35271,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_LISTINGS_BY_LISTING_ID_IMAGES_BY_IMAGE_ID],
                             ) {
@@ -35307,7 +35307,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetListingsByListingIdSales>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS_BY_LISTING_ID_SALES],
                             ) {
@@ -35340,7 +35340,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteListingsBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_LISTINGS_BY_SLUG,
@@ -35377,7 +35377,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetListingsBySlugEdit>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS_BY_SLUG_EDIT],
                             ) {
@@ -35410,7 +35410,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostListingsBySlugFlag>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_LISTINGS_BY_SLUG_FLAG],
                             ) {
@@ -35443,7 +35443,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostListingsBySlugReviews>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_LISTINGS_BY_SLUG_REVIEWS,
@@ -35482,7 +35482,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetListingsBySlugSimilarListings>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LISTINGS_BY_SLUG_SIMILAR_LISTINGS],
                             ) {
@@ -35512,7 +35512,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/account"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ACCOUNT, &PUT_MY_ACCOUNT],
                             ) {
@@ -35542,7 +35542,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/addresses"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ADDRESSES, &POST_MY_ADDRESSES],
                             ) {
@@ -35578,7 +35578,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyAddressesByAddressId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &PUT_MY_ADDRESSES_BY_ADDRESS_ID,
@@ -35611,7 +35611,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/conversations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_CONVERSATIONS, &POST_MY_CONVERSATIONS],
                             ) {
@@ -35649,7 +35649,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_CONVERSATIONS_BY_CONVERSATION_ID_MESSAGES],
                             ) {
@@ -35682,7 +35682,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PutMyConversationsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_CONVERSATIONS_BY_ID, &PUT_MY_CONVERSATIONS_BY_ID],
                             ) {
@@ -35712,7 +35712,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/counts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_COUNTS],
                             ) {
@@ -35748,7 +35748,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyCuratedSetProductByProductId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &POST_MY_CURATED_SET_PRODUCT_BY_PRODUCT_ID,
@@ -35781,7 +35781,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_FEED],
                             ) {
@@ -35811,7 +35811,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/feed/customize"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_FEED_CUSTOMIZE],
                             ) {
@@ -35841,7 +35841,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/feed/grid"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_FEED_GRID],
                             ) {
@@ -35871,7 +35871,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/feedback/received"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_FEEDBACK_RECEIVED],
                             ) {
@@ -35901,7 +35901,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/feedback/sent"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_FEEDBACK_SENT],
                             ) {
@@ -35931,7 +35931,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/follows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_FOLLOWS],
                             ) {
@@ -35961,7 +35961,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/follows/articles"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_FOLLOWS_ARTICLES, &POST_MY_FOLLOWS_ARTICLES],
                             ) {
@@ -35997,7 +35997,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyFollowsBrandsBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_MY_FOLLOWS_BRANDS_BY_SLUG,
@@ -36039,7 +36039,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_MY_FOLLOWS_CATEGORIES_BY_CATEGORY_BY_SUBCATEGORY,
@@ -36081,7 +36081,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_MY_FOLLOWS_CATEGORIES_BY_IDENTIFIER,
@@ -36121,7 +36121,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostMyFollowsCategoriesByUuid>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_FOLLOWS_CATEGORIES_BY_UUID],
                             ) {
@@ -36157,7 +36157,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyFollowsCollectionsBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_MY_FOLLOWS_COLLECTIONS_BY_SLUG,
@@ -36197,7 +36197,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyFollowsHandpickedBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_MY_FOLLOWS_HANDPICKED_BY_SLUG,
@@ -36231,7 +36231,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/follows/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_FOLLOWS_SEARCH, &POST_MY_FOLLOWS_SEARCH],
                             ) {
@@ -36264,7 +36264,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyFollowsShopsBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_MY_FOLLOWS_SHOPS_BY_SLUG,
@@ -36301,7 +36301,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyFollowsByFollowId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_MY_FOLLOWS_BY_FOLLOW_ID],
                             ) {
@@ -36337,7 +36337,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyFollowsByFollowIdAlert>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &POST_MY_FOLLOWS_BY_FOLLOW_ID_ALERT,
@@ -36370,7 +36370,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/listings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_LISTINGS],
                             ) {
@@ -36400,7 +36400,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/listings/drafts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_LISTINGS_DRAFTS],
                             ) {
@@ -36433,7 +36433,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_LISTINGS_NEGOTIATIONS],
                             ) {
@@ -36469,7 +36469,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PutMyListingsBySlugStateEnd>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_MY_LISTINGS_BY_SLUG_STATE_END],
                             ) {
@@ -36499,7 +36499,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/lists"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_LISTS],
                             ) {
@@ -36529,7 +36529,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/negotiations/buying"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_NEGOTIATIONS_BUYING],
                             ) {
@@ -36562,7 +36562,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetMyNegotiationsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_NEGOTIATIONS_BY_ID],
                             ) {
@@ -36598,7 +36598,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostMyNegotiationsByIdAccept>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_NEGOTIATIONS_BY_ID_ACCEPT],
                             ) {
@@ -36634,7 +36634,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostMyNegotiationsByIdCounter>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_NEGOTIATIONS_BY_ID_COUNTER],
                             ) {
@@ -36670,7 +36670,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostMyNegotiationsByIdDecline>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_NEGOTIATIONS_BY_ID_DECLINE],
                             ) {
@@ -36703,7 +36703,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_AWAITING_FEEDBACK],
                             ) {
@@ -36733,7 +36733,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/orders/buying/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_BUYING_ALL],
                             ) {
@@ -36769,7 +36769,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetMyOrdersBuyingByUuidByUuid>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_BUYING_BY_UUID_BY_UUID],
                             ) {
@@ -36799,7 +36799,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/orders/buying/unpaid"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_BUYING_UNPAID],
                             ) {
@@ -36832,7 +36832,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetMyOrdersBuyingById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_BUYING_BY_ID],
                             ) {
@@ -36868,7 +36868,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostMyOrdersBuyingByIdMarkReceived>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_ORDERS_BUYING_BY_ID_MARK_RECEIVED],
                             ) {
@@ -36898,7 +36898,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/orders/selling/all"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_SELLING_ALL],
                             ) {
@@ -36931,7 +36931,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_SELLING_AWAITING_SHIPMENT],
                             ) {
@@ -36969,7 +36969,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_SELLING_BUYER_HISTORY_BY_BUYER_ID],
                             ) {
@@ -37005,7 +37005,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetMyOrdersSellingByUuidByUuid>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_SELLING_BY_UUID_BY_UUID],
                             ) {
@@ -37038,7 +37038,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_SELLING_UNPAID],
                             ) {
@@ -37071,7 +37071,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetMyOrdersSellingById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_ORDERS_SELLING_BY_ID],
                             ) {
@@ -37107,7 +37107,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostMyOrdersSellingByIdMarkPickedUp>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_ORDERS_SELLING_BY_ID_MARK_PICKED_UP],
                             ) {
@@ -37143,7 +37143,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostMyOrdersSellingByIdShip>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_ORDERS_SELLING_BY_ID_SHIP],
                             ) {
@@ -37181,7 +37181,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_MY_ORDERS_SELLING_BY_ORDER_ID_REFUND_REQUESTS],
                             ) {
@@ -37211,7 +37211,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/payments/selling"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_PAYMENTS_SELLING],
                             ) {
@@ -37247,7 +37247,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetMyPaymentsSellingById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_PAYMENTS_SELLING_BY_ID],
                             ) {
@@ -37277,7 +37277,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/payouts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_PAYOUTS],
                             ) {
@@ -37313,7 +37313,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetMyPayoutsByIdLineItems>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_PAYOUTS_BY_ID_LINE_ITEMS],
                             ) {
@@ -37346,7 +37346,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_REFUND_REQUESTS_SELLING],
                             ) {
@@ -37382,7 +37382,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PutMyRefundRequestsSellingById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_MY_REFUND_REQUESTS_SELLING_BY_ID],
                             ) {
@@ -37412,7 +37412,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/viewed_listings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_VIEWED_LISTINGS],
                             ) {
@@ -37442,7 +37442,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/my/wishlist"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MY_WISHLIST],
                             ) {
@@ -37475,7 +37475,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteMyWishlistById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_MY_WISHLIST_BY_ID, &DELETE_MY_WISHLIST_BY_ID],
                             ) {
@@ -37505,7 +37505,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -37541,7 +37541,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostOrdersByOrderIdFeedbackBuyer>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ORDERS_BY_ORDER_ID_FEEDBACK_BUYER,
@@ -37580,7 +37580,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostOrdersByOrderIdFeedbackSeller>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_ORDERS_BY_ORDER_ID_FEEDBACK_SELLER,
@@ -37613,7 +37613,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/payment_methods"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYMENT_METHODS],
                             ) {
@@ -37649,7 +37649,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetPriceguideByIdTransactionsSummary>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PRICEGUIDE_BY_ID_TRANSACTIONS_SUMMARY],
                             ) {
@@ -37682,7 +37682,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PutProductsReviewsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PRODUCTS_REVIEWS_BY_ID, &PUT_PRODUCTS_REVIEWS_BY_ID],
                             ) {
@@ -37715,7 +37715,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<PostProductsBySlugReviews>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_PRODUCTS_BY_SLUG_REVIEWS,
@@ -37748,7 +37748,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/sales/reverb"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SALES_REVERB],
                             ) {
@@ -37778,7 +37778,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/sales/seller"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SALES_SELLER],
                             ) {
@@ -37814,7 +37814,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteSalesBySaleIdListings>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &POST_SALES_BY_SALE_ID_LISTINGS,
@@ -37850,7 +37850,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetSalesBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SALES_BY_SLUG],
                             ) {
@@ -37880,7 +37880,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/shipping/providers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHIPPING_PROVIDERS],
                             ) {
@@ -37910,7 +37910,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/shipping/regions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHIPPING_REGIONS],
                             ) {
@@ -37940,7 +37940,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/shop"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOP, &PUT_SHOP],
                             ) {
@@ -37970,7 +37970,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/shop/listing_conditions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOP_LISTING_CONDITIONS],
                             ) {
@@ -38000,7 +38000,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/shop/payment_methods"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOP_PAYMENT_METHODS],
                             ) {
@@ -38030,7 +38030,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/shop/vacation"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_SHOP_VACATION,
@@ -38067,7 +38067,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetShopsByIdStorefronts>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOPS_BY_ID_STOREFRONTS],
                             ) {
@@ -38103,7 +38103,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetShopsByShopIdShippingProfiles>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOPS_BY_SHOP_ID_SHIPPING_PROFILES],
                             ) {
@@ -38136,7 +38136,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetShopsBySlug>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOPS_BY_SLUG],
                             ) {
@@ -38169,7 +38169,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetShopsBySlugFeedback>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOPS_BY_SLUG_FEEDBACK],
                             ) {
@@ -38205,7 +38205,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetShopsBySlugFeedbackBuyer>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOPS_BY_SLUG_FEEDBACK_BUYER],
                             ) {
@@ -38241,7 +38241,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<GetShopsBySlugFeedbackSeller>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOPS_BY_SLUG_FEEDBACK_SELLER],
                             ) {
@@ -38271,7 +38271,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/wants"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_WANTS],
                             ) {
@@ -38304,7 +38304,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteWantsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_WANTS_BY_ID, &DELETE_WANTS_BY_ID],
                             ) {
@@ -38334,7 +38334,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                         runtime::not_allowed_id(&method, "/api/webhooks/registrations"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_WEBHOOKS_REGISTRATIONS, &POST_WEBHOOKS_REGISTRATIONS],
                             ) {
@@ -38370,7 +38370,7 @@ pub fn register_endpoints<H: ReverbHandlers>(
                             _: runtime::Parameters<DeleteWebhooksRegistrationsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_WEBHOOKS_REGISTRATIONS_BY_ID,

@@ -20199,7 +20199,7 @@ Move a resolved or ignored error group back to unresolved.*/
 /**What a `Trigger.dev v3 REST API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TriggerDevV3RestApiHandlers: runtime::Authenticator {
+pub trait TriggerDevV3RestApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**List all schedules
 
 List all schedules. You can also paginate the results.*/
@@ -24690,7 +24690,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<RetrieveBatchV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_BATCH_V1],
                             ) {
@@ -24726,7 +24726,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<GetBatchResultsV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_BATCH_RESULTS_V1],
                             ) {
@@ -24756,7 +24756,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/bulk-actions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_BULK_ACTIONS_V1, &CREATE_BULK_ACTION_V1],
                             ) {
@@ -24792,7 +24792,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<RetrieveBulkActionV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_BULK_ACTION_V1],
                             ) {
@@ -24828,7 +24828,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<AbortBulkActionV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ABORT_BULK_ACTION_V1],
                             ) {
@@ -24858,7 +24858,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/deployments"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_DEPLOYMENTS_V1],
                             ) {
@@ -24888,7 +24888,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/deployments/latest"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LATEST_DEPLOYMENT_V1],
                             ) {
@@ -24924,7 +24924,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<GetDeploymentV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DEPLOYMENT_V1],
                             ) {
@@ -24960,7 +24960,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<PromoteDeploymentV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROMOTE_DEPLOYMENT_V1],
                             ) {
@@ -24990,7 +24990,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/errors"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ERRORS_V1],
                             ) {
@@ -25023,7 +25023,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<RetrieveErrorV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_ERROR_V1],
                             ) {
@@ -25059,7 +25059,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<IgnoreErrorV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&IGNORE_ERROR_V1],
                             ) {
@@ -25095,7 +25095,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<ResolveErrorV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESOLVE_ERROR_V1],
                             ) {
@@ -25131,7 +25131,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<UnresolveErrorV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNRESOLVE_ERROR_V1],
                             ) {
@@ -25167,7 +25167,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<CreateProjectEnvvarV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_PROJECT_ENVVARS_V1, &CREATE_PROJECT_ENVVAR_V1],
                             ) {
@@ -25203,7 +25203,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<UploadProjectEnvvarsV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPLOAD_PROJECT_ENVVARS_V1],
                             ) {
@@ -25239,7 +25239,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<DeleteProjectEnvvarV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_PROJECT_ENVVAR_V1,
@@ -25279,7 +25279,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<ListProjectRunsV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_PROJECT_RUNS_V1],
                             ) {
@@ -25309,7 +25309,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/query"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&EXECUTE_QUERY_V1],
                             ) {
@@ -25339,7 +25339,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/query/dashboards"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_DASHBOARDS_V1],
                             ) {
@@ -25369,7 +25369,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/query/schema"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUERY_SCHEMA_V1],
                             ) {
@@ -25399,7 +25399,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/queues"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_QUEUES_V1],
                             ) {
@@ -25432,7 +25432,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<RetrieveQueueV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_QUEUE_V1],
                             ) {
@@ -25468,7 +25468,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<OverrideQueueConcurrencyV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&OVERRIDE_QUEUE_CONCURRENCY_V1],
                             ) {
@@ -25504,7 +25504,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<ResetQueueConcurrencyV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESET_QUEUE_CONCURRENCY_V1],
                             ) {
@@ -25540,7 +25540,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<PauseQueueV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PAUSE_QUEUE_V1],
                             ) {
@@ -25570,7 +25570,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/runs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_RUNS_V1],
                             ) {
@@ -25603,7 +25603,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<GetRunEventsV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RUN_EVENTS_V1],
                             ) {
@@ -25639,7 +25639,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<UpdateRunMetadataV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_RUN_METADATA_V1],
                             ) {
@@ -25672,7 +25672,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<ReplayRunV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REPLAY_RUN_V1],
                             ) {
@@ -25708,7 +25708,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<RescheduleRunV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESCHEDULE_RUN_V1],
                             ) {
@@ -25741,7 +25741,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<GetRunResultV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RUN_RESULT_V1],
                             ) {
@@ -25774,7 +25774,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<AddRunTagsV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADD_RUN_TAGS_V1],
                             ) {
@@ -25807,7 +25807,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<GetRunTraceV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RUN_TRACE_V1],
                             ) {
@@ -25837,7 +25837,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/schedules"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SCHEDULES_V1, &CREATE_SCHEDULE_V1],
                             ) {
@@ -25873,7 +25873,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<DeleteScheduleV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_SCHEDULE_V1,
@@ -25913,7 +25913,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<ActivateScheduleV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ACTIVATE_SCHEDULE_V1],
                             ) {
@@ -25949,7 +25949,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<DeactivateScheduleV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEACTIVATE_SCHEDULE_V1],
                             ) {
@@ -25979,7 +25979,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/sessions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SESSIONS_V1, &CREATE_SESSION_V1],
                             ) {
@@ -26012,7 +26012,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<UpdateSessionV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_SESSION_V1, &UPDATE_SESSION_V1],
                             ) {
@@ -26048,7 +26048,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<CloseSessionV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CLOSE_SESSION_V1],
                             ) {
@@ -26078,7 +26078,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/tasks/batch"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BATCH_TRIGGER_TASK_V1],
                             ) {
@@ -26114,7 +26114,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<BatchTriggerTaskByIdV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BATCH_TRIGGER_TASK_BY_ID_V1],
                             ) {
@@ -26150,7 +26150,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<TriggerTaskV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TRIGGER_TASK_V1],
                             ) {
@@ -26180,7 +26180,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/timezones"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TIMEZONES_V1],
                             ) {
@@ -26210,7 +26210,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/waitpoints/tokens"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_WAITPOINT_TOKENS_V1, &CREATE_WAITPOINT_TOKEN_V1],
                             ) {
@@ -26246,7 +26246,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<RetrieveWaitpointTokenV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_WAITPOINT_TOKEN_V1],
                             ) {
@@ -26282,7 +26282,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<CompleteWaitpointTokenCallbackV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&COMPLETE_WAITPOINT_TOKEN_CALLBACK_V1],
                             ) {
@@ -26318,7 +26318,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<CompleteWaitpointTokenV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&COMPLETE_WAITPOINT_TOKEN_V1],
                             ) {
@@ -26351,7 +26351,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<CancelRunV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CANCEL_RUN_V1],
                             ) {
@@ -26384,7 +26384,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                             _: runtime::Parameters<RetrieveRunV1>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_RUN_V1],
                             ) {
@@ -26414,7 +26414,7 @@ pub fn register_endpoints<H: TriggerDevV3RestApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

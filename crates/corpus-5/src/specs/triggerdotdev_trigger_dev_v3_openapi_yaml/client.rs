@@ -8663,8 +8663,14 @@ For object fields like `page`, you should use the "form" encoding style. For exa
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &json_text(&filter), true))
-            .query(&ObjectQuery::new("page", &page, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new(
+                    "filter",
+                    &json_text(&filter),
+                    true,
+                ),
+            )
+            .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -8710,7 +8716,7 @@ Arguments:
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("page", &page, true))
+            .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -8911,7 +8917,7 @@ For object fields like `page`, you should use the "form" encoding style. For exa
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
             .query(&progenitor_client::QueryParam::new("filter", &json_text(&filter)))
-            .query(&ObjectQuery::new("page", &page, true))
+            .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -10132,8 +10138,14 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &json_text(&filter), true))
-            .query(&ObjectQuery::new("page", &page, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new(
+                    "filter",
+                    &json_text(&filter),
+                    true,
+                ),
+            )
+            .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -10388,8 +10400,14 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&ObjectQuery::new("filter", &json_text(&filter), true))
-            .query(&ObjectQuery::new("page", &page, true))
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new(
+                    "filter",
+                    &json_text(&filter),
+                    true,
+                ),
+            )
+            .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -10752,7 +10770,11 @@ impl Credentials {
             SecurityScheme::PersonalAccessToken => {
                 match &self.personal_access_token {
                     ::std::option::Option::Some(value) => {
-                        set_header(request, "authorization", &format!("Bearer {value}"))
+                        ::api_client_runtime::credentials::set_header(
+                            request,
+                            "authorization",
+                            &format!("Bearer {value}"),
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -10760,7 +10782,11 @@ impl Credentials {
             SecurityScheme::PublicAccessToken => {
                 match &self.public_access_token {
                     ::std::option::Option::Some(value) => {
-                        set_header(request, "authorization", &format!("Bearer {value}"))
+                        ::api_client_runtime::credentials::set_header(
+                            request,
+                            "authorization",
+                            &format!("Bearer {value}"),
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -10768,7 +10794,11 @@ impl Credentials {
             SecurityScheme::SecretKey => {
                 match &self.secret_key {
                     ::std::option::Option::Some(value) => {
-                        set_header(request, "authorization", &format!("Bearer {value}"))
+                        ::api_client_runtime::credentials::set_header(
+                            request,
+                            "authorization",
+                            &format!("Bearer {value}"),
+                        )
                     }
                     ::std::option::Option::None => Ok(()),
                 }
@@ -10792,45 +10822,6 @@ impl Credentials {
         }
         Ok(())
     }
-}
-/// Sets a header, marked sensitive so that it is never logged.
-#[allow(dead_code)]
-fn set_header(
-    request: &mut reqwest::Request,
-    name: &'static str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let mut value = reqwest::header::HeaderValue::from_str(value)
-        .map_err(|_| {
-            format!("a credential for `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(name, value);
-    Ok(())
-}
-/// Adds a cookie to the request's `Cookie` header.
-#[allow(dead_code)]
-fn add_cookie(
-    request: &mut reqwest::Request,
-    name: &str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let pair = format!("{name}={value}");
-    let cookie = match request
-        .headers()
-        .get(reqwest::header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-    {
-        ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
-        ::std::option::Option::None => pair,
-    };
-    let mut value = reqwest::header::HeaderValue::from_str(&cookie)
-        .map_err(|_| {
-            format!("the cookie `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(reqwest::header::COOKIE, value);
-    Ok(())
 }
 /// Sends each request's credentials (progenitor's
 /// `HooksMode::Expected` asks for this impl).
@@ -10875,67 +10866,6 @@ fn json_text<T: ::serde::Serialize + ?Sized>(
         ::std::result::Result::Ok(value) => {
             ::std::option::Option::Some(value.to_string())
         }
-    }
-}
-/// An object query parameter in a style progenitor does not write:
-/// `name[property]=value` per property (`deepObject`), or
-/// `name=property,value,...` (`form`, `explode: false`). Absent
-/// (`None`) and null properties are not sent.
-struct ObjectQuery<'a, T> {
-    name: &'a str,
-    value: &'a T,
-    deep: bool,
-}
-impl<'a, T> ObjectQuery<'a, T> {
-    fn new(name: &'a str, value: &'a T, deep: bool) -> Self {
-        ObjectQuery { name, value, deep }
-    }
-}
-impl<T: ::serde::Serialize> ::serde::Serialize for ObjectQuery<'_, T> {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::std::result::Result<S::Ok, S::Error> {
-        let value = ::serde_json::to_value(self.value)
-            .map_err(::serde::ser::Error::custom)?;
-        let properties = match value {
-            ::serde_json::Value::Object(properties) => properties,
-            ::serde_json::Value::Null => ::serde_json::Map::new(),
-            _ => {
-                return Err(
-                    ::serde::ser::Error::custom(
-                        format!("`{}` is not an object", self.name),
-                    ),
-                );
-            }
-        };
-        let text = |value: ::serde_json::Value| match value {
-            ::serde_json::Value::String(text) => text,
-            other => other.to_string(),
-        };
-        let present = properties.into_iter().filter(|(_, value)| !value.is_null());
-        let pairs: ::std::vec::Vec<(::std::string::String, ::std::string::String)> = match self
-            .deep
-        {
-            true => {
-                present
-                    .map(|(property, value)| (
-                        format!("{}[{property}]", self.name),
-                        text(value),
-                    ))
-                    .collect()
-            }
-            false => {
-                let joined: ::std::vec::Vec<::std::string::String> = present
-                    .flat_map(|(property, value)| [property, text(value)])
-                    .collect();
-                match joined.is_empty() {
-                    true => ::std::vec::Vec::new(),
-                    false => vec![(self.name.to_string(), joined.join(","))],
-                }
-            }
-        };
-        pairs.serialize(serializer)
     }
 }
 ///The Trigger.dev API base URL, from the spec's `servers`.

@@ -9503,7 +9503,7 @@ Update properties on a single timesheet*/
 /**What a `Xero Payroll AU API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait XeroPayrollAuApiHandlers: runtime::Authenticator {
+pub trait XeroPayrollAuApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Searches payroll employees
     fn get_employees(
         &self,
@@ -11601,7 +11601,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/Employees"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EMPLOYEES, &CREATE_EMPLOYEE],
                             ) {
@@ -11637,7 +11637,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             _: runtime::Parameters<UpdateEmployee>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EMPLOYEE, &UPDATE_EMPLOYEE],
                             ) {
@@ -11670,7 +11670,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LEAVE_APPLICATIONS, &CREATE_LEAVE_APPLICATION],
                             ) {
@@ -11706,7 +11706,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             _: runtime::Parameters<UpdateLeaveApplication>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LEAVE_APPLICATION, &UPDATE_LEAVE_APPLICATION],
                             ) {
@@ -11736,7 +11736,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/PayItems"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAY_ITEMS, &CREATE_PAY_ITEM],
                             ) {
@@ -11766,7 +11766,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/PayRuns"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAY_RUNS, &CREATE_PAY_RUN],
                             ) {
@@ -11802,7 +11802,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             _: runtime::Parameters<UpdatePayRun>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAY_RUN, &UPDATE_PAY_RUN],
                             ) {
@@ -11835,7 +11835,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYROLL_CALENDARS, &CREATE_PAYROLL_CALENDAR],
                             ) {
@@ -11871,7 +11871,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             _: runtime::Parameters<GetPayrollCalendar>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYROLL_CALENDAR],
                             ) {
@@ -11907,7 +11907,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             _: runtime::Parameters<UpdatePayslip>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAYSLIP, &UPDATE_PAYSLIP],
                             ) {
@@ -11937,7 +11937,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/Settings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SETTINGS],
                             ) {
@@ -11970,7 +11970,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SUPERFUND_PRODUCTS],
                             ) {
@@ -12000,7 +12000,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/Superfunds"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SUPERFUNDS, &CREATE_SUPERFUND],
                             ) {
@@ -12036,7 +12036,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             _: runtime::Parameters<UpdateSuperfund>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SUPERFUND, &UPDATE_SUPERFUND],
                             ) {
@@ -12066,7 +12066,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         runtime::not_allowed_id(&method, "/payroll.xro/1.0/Timesheets"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TIMESHEETS, &CREATE_TIMESHEET],
                             ) {
@@ -12102,7 +12102,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                             _: runtime::Parameters<UpdateTimesheet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TIMESHEET, &UPDATE_TIMESHEET],
                             ) {
@@ -12135,7 +12135,7 @@ pub fn register_endpoints<H: XeroPayrollAuApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -4153,7 +4153,7 @@ pub trait CambaseIoApi {
 /**What a `Cambase.io` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait CambaseIoHandlers: runtime::Authenticator {
+pub trait CambaseIoHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Fetches all Models
     fn api_v1_models_index(
         &self,
@@ -5159,7 +5159,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/models.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&API_V1_MODELS_INDEX, &API_V1_MODELS_CREATE],
                             ) {
@@ -5189,7 +5189,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/models/search.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&API_V1_MODELS_SEARCH],
                             ) {
@@ -5222,7 +5222,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                             _: runtime::Parameters<PatchApiV1ModelsIdJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &API_V1_MODELS_SHOW,
@@ -5256,7 +5256,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/recorders.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&API_V1_RECORDERS_INDEX, &API_V1_RECORDERS_CREATE],
                             ) {
@@ -5289,7 +5289,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&API_V1_RECORDERS_SEARCH],
                             ) {
@@ -5322,7 +5322,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                             _: runtime::Parameters<PatchApiV1RecordersIdJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &API_V1_RECORDERS_SHOW,
@@ -5356,7 +5356,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                         runtime::not_allowed_id(&method, "/api/v1/vendors.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&API_V1_VENDORS_INDEX, &API_V1_VENDORS_CREATE],
                             ) {
@@ -5389,7 +5389,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                             _: runtime::Parameters<PatchApiV1VendorsIdJson>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &API_V1_VENDORS_SHOW,
@@ -5423,7 +5423,7 @@ pub fn register_endpoints<H: CambaseIoHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

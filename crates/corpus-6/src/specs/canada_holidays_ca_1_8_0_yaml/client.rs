@@ -1147,45 +1147,6 @@ impl Credentials {
         Ok(())
     }
 }
-/// Sets a header, marked sensitive so that it is never logged.
-#[allow(dead_code)]
-fn set_header(
-    request: &mut reqwest::Request,
-    name: &'static str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let mut value = reqwest::header::HeaderValue::from_str(value)
-        .map_err(|_| {
-            format!("a credential for `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(name, value);
-    Ok(())
-}
-/// Adds a cookie to the request's `Cookie` header.
-#[allow(dead_code)]
-fn add_cookie(
-    request: &mut reqwest::Request,
-    name: &str,
-    value: &str,
-) -> ::std::result::Result<(), ::std::string::String> {
-    let pair = format!("{name}={value}");
-    let cookie = match request
-        .headers()
-        .get(reqwest::header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-    {
-        ::std::option::Option::Some(existing) => format!("{existing}; {pair}"),
-        ::std::option::Option::None => pair,
-    };
-    let mut value = reqwest::header::HeaderValue::from_str(&cookie)
-        .map_err(|_| {
-            format!("the cookie `{name}` holds characters a header cannot carry")
-        })?;
-    value.set_sensitive(true);
-    request.headers_mut().insert(reqwest::header::COOKIE, value);
-    Ok(())
-}
 /// Sends each request's credentials (progenitor's
 /// `HooksMode::Expected` asks for this impl).
 impl progenitor_client::ClientHooks<Credentials> for Client {

@@ -611,7 +611,7 @@ pub trait BodyClassesApi {
 /**What a `body classes` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait BodyClassesHandlers: runtime::Authenticator {
+pub trait BodyClassesHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`tagResource`
     fn tag_resource(
         &self,
@@ -886,7 +886,7 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         runtime::not_allowed_id(&method, "/doc"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_DOCUMENT],
                             ) {
@@ -916,7 +916,7 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         runtime::not_allowed_id(&method, "/note"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_NOTE],
                             ) {
@@ -946,7 +946,7 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -976,7 +976,7 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         runtime::not_allowed_id(&method, "/settings"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_SETTINGS],
                             ) {
@@ -1006,7 +1006,7 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         runtime::not_allowed_id(&method, "/tags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TAG_RESOURCE],
                             ) {
@@ -1036,7 +1036,7 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         runtime::not_allowed_id(&method, "/upload"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPLOAD],
                             ) {

@@ -1013,7 +1013,7 @@ pub trait ParameterClassesApi {
 /**What a `parameter classes` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ParameterClassesHandlers: runtime::Authenticator {
+pub trait ParameterClassesHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`getThing`
     fn get_thing(
         &self,
@@ -1276,7 +1276,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                         runtime::not_allowed_id(&method, "/jobs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_JOBS],
                             ) {
@@ -1306,7 +1306,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                         runtime::not_allowed_id(&method, "/jobs/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&START_JOB],
                             ) {
@@ -1336,7 +1336,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -1366,7 +1366,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                         runtime::not_allowed_id(&method, "/pages"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_PAGES],
                             ) {
@@ -1399,7 +1399,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                             _: runtime::Parameters<GetPair>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PAIR],
                             ) {
@@ -1432,7 +1432,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                             _: runtime::Parameters<GetThing>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_THING],
                             ) {

@@ -1911,7 +1911,7 @@ Sorry, this function uses HTTP chunked responses and cannot be tested here. Try 
 /**What a `dweet.io` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait DweetIoHandlers: runtime::Authenticator {
+pub trait DweetIoHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Create an alert for a thing. A thing must be locked before an alert can be set.
     fn create_alert_get(
         &self,
@@ -2691,7 +2691,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<CreateAlertGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_ALERT_GET],
                             ) {
@@ -2724,7 +2724,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<PostDweetForByThing>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_DWEET_FOR_BY_THING],
                             ) {
@@ -2757,7 +2757,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<PostDweetQuietlyForByThing>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_DWEET_QUIETLY_FOR_BY_THING],
                             ) {
@@ -2790,7 +2790,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<GetAlert>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ALERT],
                             ) {
@@ -2823,7 +2823,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<GetGetDweetsForByThing>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_DWEETS_FOR_BY_THING],
                             ) {
@@ -2859,7 +2859,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<GetLatestDweet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LATEST_DWEET],
                             ) {
@@ -2895,7 +2895,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<GetStoredAlerts>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STORED_ALERTS],
                             ) {
@@ -2931,7 +2931,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<GetGetStoredDweetsForByThing>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_STORED_DWEETS_FOR_BY_THING],
                             ) {
@@ -2967,7 +2967,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<ListenForDweets>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LISTEN_FOR_DWEETS],
                             ) {
@@ -3000,7 +3000,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<LockThing>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOCK_THING],
                             ) {
@@ -3030,7 +3030,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3063,7 +3063,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<RemoveAlert>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REMOVE_ALERT],
                             ) {
@@ -3096,7 +3096,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<RemoveLock>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REMOVE_LOCK],
                             ) {
@@ -3129,7 +3129,7 @@ pub fn register_endpoints<H: DweetIoHandlers>(
                             _: runtime::Parameters<UnlockThing>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UNLOCK_THING],
                             ) {

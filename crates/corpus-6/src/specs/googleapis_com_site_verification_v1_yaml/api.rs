@@ -2563,7 +2563,7 @@ pub trait GoogleSiteVerificationApiApi {
 /**What a `Google Site Verification API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait GoogleSiteVerificationApiHandlers: runtime::Authenticator {
+pub trait GoogleSiteVerificationApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Get a verification token for placing on a website or domain.
     fn site_verification_web_resource_get_token(
         &self,
@@ -3191,7 +3191,7 @@ pub fn register_endpoints<H: GoogleSiteVerificationApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3221,7 +3221,7 @@ pub fn register_endpoints<H: GoogleSiteVerificationApiHandlers>(
                         runtime::not_allowed_id(&method, "/siteVerification/v1/token"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SITE_VERIFICATION_WEB_RESOURCE_GET_TOKEN],
                             ) {
@@ -3254,7 +3254,7 @@ pub fn register_endpoints<H: GoogleSiteVerificationApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &SITE_VERIFICATION_WEB_RESOURCE_LIST,
@@ -3293,7 +3293,7 @@ pub fn register_endpoints<H: GoogleSiteVerificationApiHandlers>(
                             _: runtime::Parameters<SiteVerificationWebResourcePatch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &SITE_VERIFICATION_WEB_RESOURCE_GET,

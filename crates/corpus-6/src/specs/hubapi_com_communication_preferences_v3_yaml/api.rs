@@ -1294,7 +1294,7 @@ Unsubscribes a contact from the given subscription type. This API is not valid t
 /**What a `Subscriptions` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SubscriptionsHandlers: runtime::Authenticator {
+pub trait SubscriptionsHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get subscription definitions
 
 Get a list of all subscription definitions for the portal*/
@@ -1675,7 +1675,7 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_COMMUNICATION_PREFERENCES_V3_DEFINITIONS_GET_PAGE],
                             ) {
@@ -1713,7 +1713,7 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_COMMUNICATION_PREFERENCES_V3_STATUS_EMAIL_EMAIL_ADDRESS_GET_EMAIL_STATUS,
@@ -1748,7 +1748,7 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_COMMUNICATION_PREFERENCES_V3_SUBSCRIBE_SUBSCRIBE],
                             ) {
@@ -1781,7 +1781,7 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &POST_COMMUNICATION_PREFERENCES_V3_UNSUBSCRIBE_UNSUBSCRIBE,
@@ -1813,7 +1813,7 @@ pub fn register_endpoints<H: SubscriptionsHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

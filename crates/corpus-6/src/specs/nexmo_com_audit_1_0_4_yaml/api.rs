@@ -1508,7 +1508,7 @@ Get the specified audit event.*/
 /**What a `Audit API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AuditApiHandlers: runtime::Authenticator {
+pub trait AuditApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Retrieve audit events
 
 Get a series of audit events describing changes made to your Vonage API account over time.*/
@@ -1762,7 +1762,7 @@ pub fn register_endpoints<H: AuditApiHandlers>(
                         runtime::not_allowed_id(&method, "/beta/audit/events"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENTS, &GET_EVENTS_OPTIONS],
                             ) {
@@ -1795,7 +1795,7 @@ pub fn register_endpoints<H: AuditApiHandlers>(
                             _: runtime::Parameters<GetEvent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT],
                             ) {
@@ -1825,7 +1825,7 @@ pub fn register_endpoints<H: AuditApiHandlers>(
                         runtime::not_allowed_id(&method, "/beta/audit/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

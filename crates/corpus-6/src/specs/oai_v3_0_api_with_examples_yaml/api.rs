@@ -292,7 +292,7 @@ pub trait SimpleApiOverviewApi {
 /**What a `Simple API overview` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SimpleApiOverviewHandlers: runtime::Authenticator {
+pub trait SimpleApiOverviewHandlers: runtime::Authenticator + runtime::serving::Served {
     ///List API versions
     fn list_versionsv2(
         &self,
@@ -429,7 +429,7 @@ pub fn register_endpoints<H: SimpleApiOverviewHandlers>(
                         runtime::not_allowed_id(&method, "/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VERSIONSV2],
                             ) {
@@ -459,7 +459,7 @@ pub fn register_endpoints<H: SimpleApiOverviewHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -489,7 +489,7 @@ pub fn register_endpoints<H: SimpleApiOverviewHandlers>(
                         runtime::not_allowed_id(&method, "/v2"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_VERSION_DETAILSV2],
                             ) {

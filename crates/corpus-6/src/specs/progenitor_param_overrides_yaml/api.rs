@@ -193,7 +193,7 @@ pub trait ParameterOverrideTestApi {
 /**What a `Parameter override test` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ParameterOverrideTestHandlers: runtime::Authenticator {
+pub trait ParameterOverrideTestHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Gets a key
     fn key_get(
         &self,
@@ -307,7 +307,7 @@ pub fn register_endpoints<H: ParameterOverrideTestHandlers>(
                         runtime::not_allowed_id(&method, "/key"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&KEY_GET],
                             ) {
@@ -337,7 +337,7 @@ pub fn register_endpoints<H: ParameterOverrideTestHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -1715,7 +1715,7 @@ pub trait OxidePropolisServerApiApi {
 /**What a `Oxide Propolis Server API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait OxidePropolisServerApiHandlers: runtime::Authenticator {
+pub trait OxidePropolisServerApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`instance_get`
     fn instance_get(
         &self,
@@ -2110,7 +2110,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                         runtime::not_allowed_id(&method, "/instance"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_GET, &INSTANCE_ENSURE],
                             ) {
@@ -2146,7 +2146,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                             _: runtime::Parameters<InstanceIssueCrucibleSnapshotRequest>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_ISSUE_CRUCIBLE_SNAPSHOT_REQUEST],
                             ) {
@@ -2176,7 +2176,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                         runtime::not_allowed_id(&method, "/instance/migrate/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_MIGRATE_STATUS],
                             ) {
@@ -2206,7 +2206,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                         runtime::not_allowed_id(&method, "/instance/serial"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_SERIAL],
                             ) {
@@ -2236,7 +2236,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                         runtime::not_allowed_id(&method, "/instance/state"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_STATE_PUT],
                             ) {
@@ -2266,7 +2266,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                         runtime::not_allowed_id(&method, "/instance/state-monitor"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&INSTANCE_STATE_MONITOR],
                             ) {
@@ -2296,7 +2296,7 @@ pub fn register_endpoints<H: OxidePropolisServerApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

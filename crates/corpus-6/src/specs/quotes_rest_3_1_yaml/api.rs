@@ -8848,7 +8848,7 @@ pub trait TheySaidSoQuotesApiApi {
 /**What a `They Said So Quotes API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TheySaidSoQuotesApiHandlers: runtime::Authenticator {
+pub trait TheySaidSoQuotesApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Gets `Quote of the Day`. Optional `category` param determines the category of returned quote of the day
     fn get_qod(
         &self,
@@ -11994,7 +11994,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -12024,7 +12024,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/qod"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QOD],
                             ) {
@@ -12054,7 +12054,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/qod/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QOD_CATEGORIES],
                             ) {
@@ -12084,7 +12084,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/qod/languages"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QOD_LANGUAGES],
                             ) {
@@ -12114,7 +12114,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/qshow"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QSHOW, &PUT_QSHOW, &DELETE_QSHOW, &PATCH_QSHOW],
                             ) {
@@ -12144,7 +12144,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/qshow/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QSHOW_LIST],
                             ) {
@@ -12174,7 +12174,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/qshow/quotes"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QSHOW_QUOTES],
                             ) {
@@ -12204,7 +12204,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/qshow/quotes/add"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QSHOW_QUOTES_ADD],
                             ) {
@@ -12234,7 +12234,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/qshow/quotes/remove"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QSHOW_QUOTES_REMOVE],
                             ) {
@@ -12266,7 +12266,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_QUOTE,
@@ -12302,7 +12302,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/authors/popular"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_AUTHORS_POPULAR],
                             ) {
@@ -12332,7 +12332,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/authors/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_AUTHORS_SEARCH],
                             ) {
@@ -12362,7 +12362,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/categories/popular"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_CATEGORIES_POPULAR],
                             ) {
@@ -12392,7 +12392,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/categories/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_CATEGORIES_SEARCH],
                             ) {
@@ -12422,7 +12422,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/dislike"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &PUT_QUOTE_DISLIKE,
@@ -12456,7 +12456,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/image"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_IMAGE, &PUT_QUOTE_IMAGE, &DELETE_QUOTE_IMAGE],
                             ) {
@@ -12486,7 +12486,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/image/background"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &POST_QUOTE_IMAGE_BACKGROUND,
@@ -12519,7 +12519,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/image/background/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_IMAGE_BACKGROUND_LIST],
                             ) {
@@ -12552,7 +12552,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_IMAGE_BACKGROUND_SEARCH],
                             ) {
@@ -12585,7 +12585,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QUOTE_IMAGE_BACKGROUND_TAGS_ADD],
                             ) {
@@ -12618,7 +12618,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QUOTE_IMAGE_BACKGROUND_TAGS_REMOVE],
                             ) {
@@ -12648,7 +12648,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/image/font"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QUOTE_IMAGE_FONT, &DELETE_QUOTE_IMAGE_FONT],
                             ) {
@@ -12678,7 +12678,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/image/font/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_IMAGE_FONT_LIST],
                             ) {
@@ -12708,7 +12708,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/image/font/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_IMAGE_FONT_SEARCH],
                             ) {
@@ -12738,7 +12738,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/image/font/tags/add"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QUOTE_IMAGE_FONT_TAGS_ADD],
                             ) {
@@ -12771,7 +12771,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QUOTE_IMAGE_FONT_TAGS_REMOVE],
                             ) {
@@ -12801,7 +12801,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/image/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_IMAGE_SEARCH],
                             ) {
@@ -12831,7 +12831,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/like"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_QUOTE_LIKE, &POST_QUOTE_LIKE, &DELETE_QUOTE_LIKE],
                             ) {
@@ -12861,7 +12861,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/list"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_LIST],
                             ) {
@@ -12891,7 +12891,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/random"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_RANDOM],
                             ) {
@@ -12921,7 +12921,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_QUOTE_SEARCH],
                             ) {
@@ -12951,7 +12951,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/tags/add"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QUOTE_TAGS_ADD],
                             ) {
@@ -12981,7 +12981,7 @@ pub fn register_endpoints<H: TheySaidSoQuotesApiHandlers>(
                         runtime::not_allowed_id(&method, "/quote/tags/remove"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_QUOTE_TAGS_REMOVE],
                             ) {

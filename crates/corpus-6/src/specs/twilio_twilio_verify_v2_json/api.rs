@@ -30349,7 +30349,7 @@ Approve a Passkeys challenge*/
 /**What a `Twilio - Verify` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TwilioVerifyHandlers: runtime::Authenticator {
+pub trait TwilioVerifyHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Create a new enrollment Access Token for the Entity
 
 Create a new enrollment Access Token for the Entity*/
@@ -34555,7 +34555,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -34585,7 +34585,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         runtime::not_allowed_id(&method, "/v2/Attempts"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VERIFICATION_ATTEMPT],
                             ) {
@@ -34615,7 +34615,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         runtime::not_allowed_id(&method, "/v2/Attempts/Summary"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_VERIFICATION_ATTEMPTS_SUMMARY],
                             ) {
@@ -34648,7 +34648,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<FetchVerificationAttempt>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_VERIFICATION_ATTEMPT],
                             ) {
@@ -34681,7 +34681,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<FetchForm>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_FORM],
                             ) {
@@ -34711,7 +34711,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         runtime::not_allowed_id(&method, "/v2/SafeList/Numbers"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_SAFELIST],
                             ) {
@@ -34747,7 +34747,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<DeleteSafelist>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_SAFELIST, &DELETE_SAFELIST],
                             ) {
@@ -34777,7 +34777,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         runtime::not_allowed_id(&method, "/v2/Services"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_SERVICE, &CREATE_SERVICE],
                             ) {
@@ -34813,7 +34813,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateAccessToken>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_ACCESS_TOKEN],
                             ) {
@@ -34849,7 +34849,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<FetchAccessToken>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_ACCESS_TOKEN],
                             ) {
@@ -34885,7 +34885,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateEntity>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_ENTITY, &CREATE_ENTITY],
                             ) {
@@ -34921,7 +34921,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<DeleteEntity>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_ENTITY, &DELETE_ENTITY],
                             ) {
@@ -34957,7 +34957,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateChallenge>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_CHALLENGE, &CREATE_CHALLENGE],
                             ) {
@@ -34993,7 +34993,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateNotification>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_NOTIFICATION],
                             ) {
@@ -35029,7 +35029,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<UpdateChallenge>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_CHALLENGE, &UPDATE_CHALLENGE],
                             ) {
@@ -35065,7 +35065,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateNewFactor>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_FACTOR, &CREATE_NEW_FACTOR],
                             ) {
@@ -35101,7 +35101,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<DeleteFactor>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_FACTOR, &UPDATE_FACTOR, &DELETE_FACTOR],
                             ) {
@@ -35137,7 +35137,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateMessagingConfiguration>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &LIST_MESSAGING_CONFIGURATION,
@@ -35176,7 +35176,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<DeleteMessagingConfiguration>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &FETCH_MESSAGING_CONFIGURATION,
@@ -35216,7 +35216,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<UpdateChallengePasskeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_CHALLENGE_PASSKEYS],
                             ) {
@@ -35252,7 +35252,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateChallengePasskeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_CHALLENGE_PASSKEYS],
                             ) {
@@ -35288,7 +35288,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateNewFactorPasskey>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_NEW_FACTOR_PASSKEY],
                             ) {
@@ -35324,7 +35324,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<UpdatePasskeysFactor>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_PASSKEYS_FACTOR],
                             ) {
@@ -35360,7 +35360,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateRateLimit>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_RATE_LIMIT, &CREATE_RATE_LIMIT],
                             ) {
@@ -35396,7 +35396,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateBucket>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_BUCKET, &CREATE_BUCKET],
                             ) {
@@ -35432,7 +35432,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<DeleteBucket>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_BUCKET, &UPDATE_BUCKET, &DELETE_BUCKET],
                             ) {
@@ -35468,7 +35468,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<DeleteRateLimit>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_RATE_LIMIT, &UPDATE_RATE_LIMIT, &DELETE_RATE_LIMIT],
                             ) {
@@ -35504,7 +35504,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateVerificationCheck>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_VERIFICATION_CHECK],
                             ) {
@@ -35540,7 +35540,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateVerification>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_VERIFICATION],
                             ) {
@@ -35576,7 +35576,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<UpdateVerification>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_VERIFICATION, &UPDATE_VERIFICATION],
                             ) {
@@ -35612,7 +35612,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<CreateWebhook>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_WEBHOOK, &CREATE_WEBHOOK],
                             ) {
@@ -35648,7 +35648,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<DeleteWebhook>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_WEBHOOK, &UPDATE_WEBHOOK, &DELETE_WEBHOOK],
                             ) {
@@ -35681,7 +35681,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                             _: runtime::Parameters<DeleteService>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FETCH_SERVICE, &UPDATE_SERVICE, &DELETE_SERVICE],
                             ) {
@@ -35711,7 +35711,7 @@ pub fn register_endpoints<H: TwilioVerifyHandlers>(
                         runtime::not_allowed_id(&method, "/v2/Templates"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LIST_VERIFICATION_TEMPLATE],
                             ) {

@@ -2970,7 +2970,7 @@ pub trait AwsCostAndUsageReportServiceApi {
 /**What a `AWS Cost and Usage Report Service` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AwsCostAndUsageReportServiceHandlers: runtime::Authenticator {
+pub trait AwsCostAndUsageReportServiceHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Lists the AWS Cost and Usage reports available to this account.
     fn describe_report_definitions(
         &self,
@@ -3363,7 +3363,7 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                         runtime::not_allowed_id(&method, "/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_REPORT_DEFINITION],
                             ) {
@@ -3396,7 +3396,7 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DESCRIBE_REPORT_DEFINITIONS],
                             ) {
@@ -3429,7 +3429,7 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&MODIFY_REPORT_DEFINITION],
                             ) {
@@ -3462,7 +3462,7 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PUT_REPORT_DEFINITION],
                             ) {
@@ -3492,7 +3492,7 @@ pub fn register_endpoints<H: AwsCostAndUsageReportServiceHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -2902,7 +2902,7 @@ pub trait AmazonSageMakerFeatureStoreRuntimeApi {
 /**What a `Amazon SageMaker Feature Store Runtime` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AmazonSageMakerFeatureStoreRuntimeHandlers: runtime::Authenticator {
+pub trait AmazonSageMakerFeatureStoreRuntimeHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Retrieves a batch of <code>Records</code> from a <code>FeatureGroup</code>.
     fn batch_get_record(
         &self,
@@ -3265,7 +3265,7 @@ pub fn register_endpoints<H: AmazonSageMakerFeatureStoreRuntimeHandlers>(
                         runtime::not_allowed_id(&method, "/BatchGetRecord"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&BATCH_GET_RECORD],
                             ) {
@@ -3301,7 +3301,7 @@ pub fn register_endpoints<H: AmazonSageMakerFeatureStoreRuntimeHandlers>(
                             _: runtime::Parameters<DeleteRecord>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_RECORD, &PUT_RECORD, &DELETE_RECORD],
                             ) {
@@ -3331,7 +3331,7 @@ pub fn register_endpoints<H: AmazonSageMakerFeatureStoreRuntimeHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -234,7 +234,7 @@ pub trait AnApiApi {
 /**What a `An API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait AnApiHandlers: runtime::Authenticator {
+pub trait AnApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`the_operation`
     fn the_operation(
         &self,
@@ -331,7 +331,7 @@ pub fn register_endpoints<H: AnApiHandlers>(
                         runtime::not_allowed_id(&method, "/demo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&THE_OPERATION],
                             ) {
@@ -361,7 +361,7 @@ pub fn register_endpoints<H: AnApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -2885,7 +2885,7 @@ pub trait WebhooksApiApi {
 /**What a `Webhooks API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait WebhooksApiHandlers: runtime::Authenticator {
+pub trait WebhooksApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///`get_webhooks_v3_appId_settings_getAll`
     fn get_webhooks_v3_app_id_settings_get_all(
         &self,
@@ -3690,7 +3690,7 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3726,7 +3726,7 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                             _: runtime::Parameters<DeleteWebhooksV3AppIdSettingsClear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_WEBHOOKS_V3_APP_ID_SETTINGS_GET_ALL,
@@ -3768,7 +3768,7 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_GET_ALL,
@@ -3809,7 +3809,7 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &POST_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_BATCH_UPDATE_UPDATE_BATCH,
@@ -3849,7 +3849,7 @@ pub fn register_endpoints<H: WebhooksApiHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_WEBHOOKS_V3_APP_ID_SUBSCRIPTIONS_SUBSCRIPTION_ID_GET_BY_ID,

@@ -3372,7 +3372,7 @@ We need it to test the categories without showing garbage on the production webs
 /**What a `Use a [New Version](https://icons8.github.io/icons8-docs/) Instead` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers: runtime::Authenticator {
+pub trait UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadHandlers: runtime::Authenticator + runtime::serving::Served {
     /**From a Collection
 
 */
@@ -3880,7 +3880,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/categories"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_ICONSETS_V3_CATEGORIES],
                             ) {
@@ -3910,7 +3910,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/category"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_ICONSETS_V3_CATEGORY],
                             ) {
@@ -3940,7 +3940,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/latest"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_ICONSETS_V3_LATEST],
                             ) {
@@ -3970,7 +3970,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_ICONSETS_V3_SEARCH],
                             ) {
@@ -4000,7 +4000,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         runtime::not_allowed_id(&method, "/api/iconsets/v3/total"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_ICONSETS_V3_TOTAL],
                             ) {
@@ -4030,7 +4030,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         runtime::not_allowed_id(&method, "/api/iconsets/v4/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_ICONSETS_V4_SEARCH],
                             ) {
@@ -4063,7 +4063,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_API_TASK_WEB_FONT_COLLECTION],
                             ) {
@@ -4093,7 +4093,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         runtime::not_allowed_id(&method, "/api/task/web-font/icons"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_API_TASK_WEB_FONT_ICONS],
                             ) {
@@ -4123,7 +4123,7 @@ pub fn register_endpoints<H: UseANewVersionHttpsIcons8GithubIoIcons8DocsInsteadH
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

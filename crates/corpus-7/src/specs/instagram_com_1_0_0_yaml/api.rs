@@ -5177,7 +5177,7 @@ Modify the relationship between the current user and the target user.*/
 /**What a `Instagram` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait InstagramHandlers: runtime::Authenticator {
+pub trait InstagramHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get recent media from a custom geo-id.
 
 Get recent media from a geography subscription that you created.
@@ -7170,7 +7170,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetGeographiesByGeoIdMediaRecent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GEOGRAPHIES_BY_GEO_ID_MEDIA_RECENT],
                             ) {
@@ -7200,7 +7200,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/locations/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LOCATIONS_SEARCH],
                             ) {
@@ -7233,7 +7233,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetLocationsByLocationId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LOCATIONS_BY_LOCATION_ID],
                             ) {
@@ -7269,7 +7269,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetLocationsByLocationIdMediaRecent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LOCATIONS_BY_LOCATION_ID_MEDIA_RECENT],
                             ) {
@@ -7299,7 +7299,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/media/popular"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MEDIA_POPULAR],
                             ) {
@@ -7329,7 +7329,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/media/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MEDIA_SEARCH],
                             ) {
@@ -7365,7 +7365,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetMediaShortcodeByShortcode>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MEDIA_SHORTCODE_BY_SHORTCODE],
                             ) {
@@ -7398,7 +7398,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetMediaByMediaId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MEDIA_BY_MEDIA_ID],
                             ) {
@@ -7434,7 +7434,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<PostMediaByMediaIdComments>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_MEDIA_BY_MEDIA_ID_COMMENTS,
@@ -7475,7 +7475,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DELETE_MEDIA_BY_MEDIA_ID_COMMENTS_BY_COMMENT_ID],
                             ) {
@@ -7508,7 +7508,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<DeleteMediaByMediaIdLikes>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_MEDIA_BY_MEDIA_ID_LIKES,
@@ -7542,7 +7542,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -7572,7 +7572,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/tags/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TAGS_SEARCH],
                             ) {
@@ -7605,7 +7605,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetTagsByTagName>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TAGS_BY_TAG_NAME],
                             ) {
@@ -7641,7 +7641,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetTagsByTagNameMediaRecent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TAGS_BY_TAG_NAME_MEDIA_RECENT],
                             ) {
@@ -7671,7 +7671,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/users/search"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_SEARCH],
                             ) {
@@ -7701,7 +7701,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/users/self/feed"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_SELF_FEED],
                             ) {
@@ -7731,7 +7731,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/users/self/media/liked"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_SELF_MEDIA_LIKED],
                             ) {
@@ -7761,7 +7761,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                         runtime::not_allowed_id(&method, "/v1/users/self/requested-by"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_SELF_REQUESTED_BY],
                             ) {
@@ -7794,7 +7794,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetUsersByUserId>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_USER_ID],
                             ) {
@@ -7830,7 +7830,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetUsersByUserIdFollowedBy>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_USER_ID_FOLLOWED_BY],
                             ) {
@@ -7863,7 +7863,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetUsersByUserIdFollows>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_USER_ID_FOLLOWS],
                             ) {
@@ -7899,7 +7899,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<GetUsersByUserIdMediaRecent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USERS_BY_USER_ID_MEDIA_RECENT],
                             ) {
@@ -7935,7 +7935,7 @@ pub fn register_endpoints<H: InstagramHandlers>(
                             _: runtime::Parameters<PostUsersByUserIdRelationship>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &GET_USERS_BY_USER_ID_RELATIONSHIP,

@@ -2191,7 +2191,7 @@ This POST-Method uploads a new file on the server.*/
 /**What a `API docs | logoraisr.com` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait ApiDocsLogoraisrComHandlers: runtime::Authenticator {
+pub trait ApiDocsLogoraisrComHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Get preview image of uploaded file
 
 This GET-Method returns the URL where the preview image of uploaded file can downloaded from.*/
@@ -2877,7 +2877,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                         runtime::not_allowed_id(&method, "/rest-v1/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -2910,7 +2910,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                             _: runtime::Parameters<PreviewsRead>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PREVIEWS_READ],
                             ) {
@@ -2940,7 +2940,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                         runtime::not_allowed_id(&method, "/rest-v1/processes/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROCESSES_LIST],
                             ) {
@@ -2970,7 +2970,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                         runtime::not_allowed_id(&method, "/rest-v1/projects/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECTS_LIST, &PROJECTS_CREATE],
                             ) {
@@ -3006,7 +3006,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                             _: runtime::Parameters<ProjectsRead>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PROJECTS_READ],
                             ) {
@@ -3036,7 +3036,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                         runtime::not_allowed_id(&method, "/rest-v1/reports/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REPORTS_LIST, &REPORTS_CREATE],
                             ) {
@@ -3072,7 +3072,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                             _: runtime::Parameters<ReportsRead>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REPORTS_READ],
                             ) {
@@ -3108,7 +3108,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                             _: runtime::Parameters<ResultsRead>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RESULTS_READ],
                             ) {
@@ -3138,7 +3138,7 @@ pub fn register_endpoints<H: ApiDocsLogoraisrComHandlers>(
                         runtime::not_allowed_id(&method, "/rest-v1/uploads/"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPLOADS_CREATE],
                             ) {

@@ -2872,7 +2872,7 @@ Transfer number from one account to another.*/
 /**What a `Subaccounts API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SubaccountsApiHandlers: runtime::Authenticator {
+pub trait SubaccountsApiHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Retrieve list of balance transfers
 
 Retrieve a list of balance transfers that have taken place for a primary account within a specified time period.*/
@@ -3636,7 +3636,7 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                         runtime::not_allowed_id(&method, "/accounts/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3672,7 +3672,7 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             _: runtime::Parameters<TransferBalance>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_BALANCE_TRANSFERS, &TRANSFER_BALANCE],
                             ) {
@@ -3708,7 +3708,7 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             _: runtime::Parameters<TransferCredit>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_CREDIT_TRANSFERS, &TRANSFER_CREDIT],
                             ) {
@@ -3744,7 +3744,7 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             _: runtime::Parameters<CreateSubAccount>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_SUBACCOUNTS_LIST, &CREATE_SUB_ACCOUNT],
                             ) {
@@ -3780,7 +3780,7 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             _: runtime::Parameters<ModifySubaccount>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&RETRIEVE_SUBACCOUNT, &MODIFY_SUBACCOUNT],
                             ) {
@@ -3816,7 +3816,7 @@ pub fn register_endpoints<H: SubaccountsApiHandlers>(
                             _: runtime::Parameters<TransferNumber>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&TRANSFER_NUMBER],
                             ) {

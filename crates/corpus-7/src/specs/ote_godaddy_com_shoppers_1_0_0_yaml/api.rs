@@ -2672,7 +2672,7 @@ pub trait Api {
 /**What a `` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait Handlers: runtime::Authenticator {
+pub trait Handlers: runtime::Authenticator + runtime::serving::Served {
     ///Create a Subaccount owned by the authenticated Reseller
     fn create_subaccount(
         &self,
@@ -3109,7 +3109,7 @@ pub fn register_endpoints<H: Handlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3139,7 +3139,7 @@ pub fn register_endpoints<H: Handlers>(
                         runtime::not_allowed_id(&method, "/v1/shoppers/subaccount"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_SUBACCOUNT],
                             ) {
@@ -3172,7 +3172,7 @@ pub fn register_endpoints<H: Handlers>(
                             _: runtime::Parameters<Delete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET, &UPDATE, &DELETE],
                             ) {
@@ -3208,7 +3208,7 @@ pub fn register_endpoints<H: Handlers>(
                             _: runtime::Parameters<ChangePassword>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CHANGE_PASSWORD],
                             ) {
@@ -3244,7 +3244,7 @@ pub fn register_endpoints<H: Handlers>(
                             _: runtime::Parameters<GetStatus>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STATUS],
                             ) {

@@ -11357,7 +11357,7 @@ Gets all Virtual Tariffs for a property (folder)*/
 /**What a `smart-me` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SmartMeHandlers: runtime::Authenticator {
+pub trait SmartMeHandlers: runtime::Authenticator + runtime::serving::Served {
     /**Creates a Access Token to write on a Card (e.g. NFC)
 
 Creates a Access Token to write on a Card (e.g. NFC)*/
@@ -14884,7 +14884,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/AccessToken"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ACCESS_TOKEN_PUT],
                             ) {
@@ -14914,7 +14914,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/Account/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ACCOUNT_LOGIN, &POST_API_ACCOUNT_LOGIN],
                             ) {
@@ -14944,7 +14944,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/Actions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ACTIONS_POST],
                             ) {
@@ -14977,7 +14977,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<ActionsGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ACTIONS_GET],
                             ) {
@@ -15013,7 +15013,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<AdditionalDeviceInformationGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&ADDITIONAL_DEVICE_INFORMATION_GET],
                             ) {
@@ -15043,7 +15043,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/CustomDevice"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CUSTOM_DEVICE_GET, &CUSTOM_DEVICE_POST],
                             ) {
@@ -15076,7 +15076,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<GetApiCustomDeviceById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_CUSTOM_DEVICE_BY_ID],
                             ) {
@@ -15106,7 +15106,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/DeviceBySerial"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEVICE_BY_SERIAL_GET],
                             ) {
@@ -15136,7 +15136,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/Devices"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEVICES_GET, &DEVICES_POST],
                             ) {
@@ -15169,7 +15169,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<DevicesPut>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_DEVICES_BY_ID, &DEVICES_PUT],
                             ) {
@@ -15199,7 +15199,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/DevicesByEnergy"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEVICES_BY_ENERGY_GET],
                             ) {
@@ -15229,7 +15229,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/DevicesBySubType"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&DEVICES_BY_SUB_TYPE_GET],
                             ) {
@@ -15265,7 +15265,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<FastSendDeviceValuesGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FAST_SEND_DEVICE_VALUES_GET],
                             ) {
@@ -15298,7 +15298,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<FolderGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FOLDER_GET],
                             ) {
@@ -15328,7 +15328,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/FolderMenu"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FOLDER_MENU_GET, &FOLDER_MENU_POST],
                             ) {
@@ -15358,7 +15358,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/Health"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&HEALTH_GET],
                             ) {
@@ -15388,7 +15388,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/MBus"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&M_BUS_POST],
                             ) {
@@ -15418,7 +15418,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/MeterFolderInformation"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&METER_FOLDER_INFORMATION_POST],
                             ) {
@@ -15454,7 +15454,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<MeterFolderInformationGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&METER_FOLDER_INFORMATION_GET],
                             ) {
@@ -15487,7 +15487,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<MeterValuesGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&METER_VALUES_GET],
                             ) {
@@ -15517,7 +15517,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/RegisterForRealtimeApi"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &REGISTER_FOR_REALTIME_API_GET,
@@ -15556,7 +15556,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<RegisterForRealtimeApiDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&REGISTER_FOR_REALTIME_API_DELETE],
                             ) {
@@ -15589,7 +15589,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SMART_ME_DEVICE_CONFIGURATION_POST],
                             ) {
@@ -15625,7 +15625,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<SmartMeDeviceConfigurationGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SMART_ME_DEVICE_CONFIGURATION_GET],
                             ) {
@@ -15655,7 +15655,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/SubUser"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUB_USER_POST],
                             ) {
@@ -15688,7 +15688,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<SubUserDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&SUB_USER_GET, &SUB_USER_DELETE],
                             ) {
@@ -15718,7 +15718,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/User"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&USER_GET],
                             ) {
@@ -15751,7 +15751,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<ValuesGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VALUES_GET],
                             ) {
@@ -15784,7 +15784,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<ValuesInPastGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VALUES_IN_PAST_GET],
                             ) {
@@ -15820,7 +15820,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<ValuesInPastMultipleGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VALUES_IN_PAST_MULTIPLE_GET],
                             ) {
@@ -15853,7 +15853,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &VIRTUAL_BILLING_METER_ACTIVE_GET,
@@ -15889,7 +15889,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VIRTUAL_BILLING_METER_DEACTIVATE_POST],
                             ) {
@@ -15919,7 +15919,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/VirtualBillingMeters"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VIRTUAL_BILLING_METERS_GET],
                             ) {
@@ -15952,7 +15952,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VIRTUAL_METER_CALCULATE_FORMULA_GET],
                             ) {
@@ -15982,7 +15982,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/VirtualTariff"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VIRTUAL_TARIFF_GET],
                             ) {
@@ -16015,7 +16015,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<GetApiVirtualTariffById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_VIRTUAL_TARIFF_BY_ID],
                             ) {
@@ -16048,7 +16048,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VIRTUAL_TARIFF_CONSUMPTION_GET],
                             ) {
@@ -16084,7 +16084,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<VirtualTariffsForPropertyGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&VIRTUAL_TARIFFS_FOR_PROPERTY_GET],
                             ) {
@@ -16114,7 +16114,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/folder/assign"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FOLDER_ASSIGN_POST],
                             ) {
@@ -16147,7 +16147,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<FolderSettingsDelete>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &FOLDER_SETTINGS_GET,
@@ -16181,7 +16181,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/folder/user/assign"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[
                                     &USER_TO_FOLDER_ASSIGN_POST,
@@ -16214,7 +16214,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/api/oauth/authorize"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&O_AUTH_AUTHORIZE, &POST_API_OAUTH_AUTHORIZE],
                             ) {
@@ -16247,7 +16247,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<PicoChargingGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PICO_CHARGING_GET],
                             ) {
@@ -16280,7 +16280,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<PicoChargingHistoryGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PICO_CHARGING_HISTORY_GET],
                             ) {
@@ -16313,7 +16313,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_API_PICO_LOADMANAGEMENTGROUP],
                             ) {
@@ -16351,7 +16351,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             >|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PICO_LOADMANAGEMENT_SET_DYNAMIC_CURRENT_POST],
                             ) {
@@ -16387,7 +16387,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<PicoLoadmanagementGroupGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PICO_LOADMANAGEMENT_GROUP_GET],
                             ) {
@@ -16420,7 +16420,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                             _: runtime::Parameters<PicoSettingsGet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PICO_SETTINGS_GET],
                             ) {
@@ -16450,7 +16450,7 @@ pub fn register_endpoints<H: SmartMeHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {

@@ -2673,7 +2673,7 @@ An endpoint for automation systems to log spins into the spin table.*/
 /**What a `Spinitron v2 API` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SpinitronV2ApiHandlers: runtime::Authenticator {
+pub trait SpinitronV2ApiHandlers: runtime::Authenticator + runtime::serving::Served {
     ///Get Personas
     fn get_personas(
         &self,
@@ -3454,7 +3454,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -3484,7 +3484,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/personas"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PERSONAS],
                             ) {
@@ -3517,7 +3517,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                             _: runtime::Parameters<GetPersonasById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PERSONAS_BY_ID],
                             ) {
@@ -3547,7 +3547,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/playlists"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PLAYLISTS],
                             ) {
@@ -3580,7 +3580,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                             _: runtime::Parameters<GetPlaylistsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PLAYLISTS_BY_ID],
                             ) {
@@ -3610,7 +3610,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/shows"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOWS],
                             ) {
@@ -3643,7 +3643,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                             _: runtime::Parameters<GetShowsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SHOWS_BY_ID],
                             ) {
@@ -3673,7 +3673,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                         runtime::not_allowed_id(&method, "/api/spins"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SPINS, &POST_SPINS],
                             ) {
@@ -3706,7 +3706,7 @@ pub fn register_endpoints<H: SpinitronV2ApiHandlers>(
                             _: runtime::Parameters<GetSpinsById>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SPINS_BY_ID],
                             ) {

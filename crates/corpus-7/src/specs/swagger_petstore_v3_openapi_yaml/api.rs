@@ -3342,7 +3342,7 @@ This can only be done by the logged in user.*/
 /**What a `Swagger Petstore - OpenAPI 3.0` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait SwaggerPetstoreOpenApi30Handlers: runtime::Authenticator {
+pub trait SwaggerPetstoreOpenApi30Handlers: runtime::Authenticator + runtime::serving::Served {
     /**Update an existing pet.
 
 Update an existing pet by Id.*/
@@ -4610,7 +4610,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -4640,7 +4640,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/pet"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPDATE_PET, &ADD_PET],
                             ) {
@@ -4670,7 +4670,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/pet/findByStatus"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_PETS_BY_STATUS],
                             ) {
@@ -4700,7 +4700,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/pet/findByTags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&FIND_PETS_BY_TAGS],
                             ) {
@@ -4733,7 +4733,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             _: runtime::Parameters<DeletePet>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_PET_BY_ID, &UPDATE_PET_WITH_FORM, &DELETE_PET],
                             ) {
@@ -4769,7 +4769,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             _: runtime::Parameters<UploadFile>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&UPLOAD_FILE],
                             ) {
@@ -4799,7 +4799,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/store/inventory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_INVENTORY],
                             ) {
@@ -4829,7 +4829,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/store/order"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&PLACE_ORDER],
                             ) {
@@ -4865,7 +4865,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             _: runtime::Parameters<DeleteOrder>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_ORDER_BY_ID, &DELETE_ORDER],
                             ) {
@@ -4895,7 +4895,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/user"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_USER],
                             ) {
@@ -4925,7 +4925,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/user/createWithList"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&CREATE_USERS_WITH_LIST_INPUT],
                             ) {
@@ -4955,7 +4955,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/user/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGIN_USER],
                             ) {
@@ -4985,7 +4985,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/user/logout"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&LOGOUT_USER],
                             ) {
@@ -5018,7 +5018,7 @@ pub fn register_endpoints<H: SwaggerPetstoreOpenApi30Handlers>(
                             _: runtime::Parameters<DeleteUser>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_USER_BY_NAME, &UPDATE_USER, &DELETE_USER],
                             ) {

@@ -17944,7 +17944,7 @@ pub trait TheBlueAllianceApiV3Api {
 /**What a `The Blue Alliance API v3` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait TheBlueAllianceApiV3Handlers: runtime::Authenticator {
+pub trait TheBlueAllianceApiV3Handlers: runtime::Authenticator + runtime::serving::Served {
     ///Gets a list of events in the given district.
     fn get_district_events(
         &self,
@@ -22486,7 +22486,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetDistrictEvents>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRICT_EVENTS],
                             ) {
@@ -22522,7 +22522,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetDistrictEventsKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRICT_EVENTS_KEYS],
                             ) {
@@ -22558,7 +22558,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetDistrictEventsSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRICT_EVENTS_SIMPLE],
                             ) {
@@ -22594,7 +22594,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetDistrictRankings>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRICT_RANKINGS],
                             ) {
@@ -22630,7 +22630,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetDistrictTeams>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRICT_TEAMS],
                             ) {
@@ -22666,7 +22666,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetDistrictTeamsKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRICT_TEAMS_KEYS],
                             ) {
@@ -22702,7 +22702,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetDistrictTeamsSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRICT_TEAMS_SIMPLE],
                             ) {
@@ -22735,7 +22735,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetDistrictsByYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_DISTRICTS_BY_YEAR],
                             ) {
@@ -22768,7 +22768,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEvent>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT],
                             ) {
@@ -22804,7 +22804,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventAlliances>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_ALLIANCES],
                             ) {
@@ -22840,7 +22840,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventAwards>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_AWARDS],
                             ) {
@@ -22876,7 +22876,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventDistrictPoints>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_DISTRICT_POINTS],
                             ) {
@@ -22912,7 +22912,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventInsights>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_INSIGHTS],
                             ) {
@@ -22948,7 +22948,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventMatches>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_MATCHES],
                             ) {
@@ -22984,7 +22984,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventMatchesKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_MATCHES_KEYS],
                             ) {
@@ -23020,7 +23020,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventMatchesSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_MATCHES_SIMPLE],
                             ) {
@@ -23056,7 +23056,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventMatchTimeseries>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_MATCH_TIMESERIES],
                             ) {
@@ -23092,7 +23092,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventOpRs>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_OP_RS],
                             ) {
@@ -23128,7 +23128,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventPredictions>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_PREDICTIONS],
                             ) {
@@ -23164,7 +23164,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventRankings>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_RANKINGS],
                             ) {
@@ -23200,7 +23200,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_SIMPLE],
                             ) {
@@ -23236,7 +23236,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventTeams>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_TEAMS],
                             ) {
@@ -23272,7 +23272,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventTeamsKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_TEAMS_KEYS],
                             ) {
@@ -23308,7 +23308,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventTeamsSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_TEAMS_SIMPLE],
                             ) {
@@ -23344,7 +23344,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventTeamsStatuses>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENT_TEAMS_STATUSES],
                             ) {
@@ -23377,7 +23377,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventsByYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENTS_BY_YEAR],
                             ) {
@@ -23410,7 +23410,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventsByYearKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENTS_BY_YEAR_KEYS],
                             ) {
@@ -23443,7 +23443,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetEventsByYearSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_EVENTS_BY_YEAR_SIMPLE],
                             ) {
@@ -23476,7 +23476,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetMatch>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MATCH],
                             ) {
@@ -23512,7 +23512,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetMatchSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MATCH_SIMPLE],
                             ) {
@@ -23548,7 +23548,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetMatchTimeseries>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MATCH_TIMESERIES],
                             ) {
@@ -23584,7 +23584,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetMatchZebra>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_MATCH_ZEBRA],
                             ) {
@@ -23614,7 +23614,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -23644,7 +23644,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                         runtime::not_allowed_id(&method, "/api/v3/status"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_STATUS],
                             ) {
@@ -23677,7 +23677,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeam>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM],
                             ) {
@@ -23713,7 +23713,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamAwards>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_AWARDS],
                             ) {
@@ -23749,7 +23749,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamAwardsByYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_AWARDS_BY_YEAR],
                             ) {
@@ -23785,7 +23785,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamDistricts>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_DISTRICTS],
                             ) {
@@ -23821,7 +23821,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventAwards>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENT_AWARDS],
                             ) {
@@ -23857,7 +23857,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventMatches>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENT_MATCHES],
                             ) {
@@ -23893,7 +23893,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventMatchesKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENT_MATCHES_KEYS],
                             ) {
@@ -23929,7 +23929,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventMatchesSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENT_MATCHES_SIMPLE],
                             ) {
@@ -23965,7 +23965,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventStatus>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENT_STATUS],
                             ) {
@@ -24001,7 +24001,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEvents>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENTS],
                             ) {
@@ -24037,7 +24037,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventsKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENTS_KEYS],
                             ) {
@@ -24073,7 +24073,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventsSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENTS_SIMPLE],
                             ) {
@@ -24109,7 +24109,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventsByYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENTS_BY_YEAR],
                             ) {
@@ -24145,7 +24145,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventsByYearKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENTS_BY_YEAR_KEYS],
                             ) {
@@ -24181,7 +24181,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventsByYearSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENTS_BY_YEAR_SIMPLE],
                             ) {
@@ -24217,7 +24217,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamEventsStatusesByYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_EVENTS_STATUSES_BY_YEAR],
                             ) {
@@ -24253,7 +24253,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamMatchesByYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_MATCHES_BY_YEAR],
                             ) {
@@ -24289,7 +24289,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamMatchesByYearKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_MATCHES_BY_YEAR_KEYS],
                             ) {
@@ -24325,7 +24325,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamMatchesByYearSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_MATCHES_BY_YEAR_SIMPLE],
                             ) {
@@ -24361,7 +24361,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamMediaByTag>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_MEDIA_BY_TAG],
                             ) {
@@ -24397,7 +24397,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamMediaByTagYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_MEDIA_BY_TAG_YEAR],
                             ) {
@@ -24433,7 +24433,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamMediaByYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_MEDIA_BY_YEAR],
                             ) {
@@ -24469,7 +24469,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamRobots>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_ROBOTS],
                             ) {
@@ -24505,7 +24505,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_SIMPLE],
                             ) {
@@ -24541,7 +24541,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamSocialMedia>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_SOCIAL_MEDIA],
                             ) {
@@ -24577,7 +24577,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamYearsParticipated>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAM_YEARS_PARTICIPATED],
                             ) {
@@ -24610,7 +24610,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeams>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAMS],
                             ) {
@@ -24646,7 +24646,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamsKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAMS_KEYS],
                             ) {
@@ -24682,7 +24682,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamsSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAMS_SIMPLE],
                             ) {
@@ -24718,7 +24718,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamsByYear>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAMS_BY_YEAR],
                             ) {
@@ -24754,7 +24754,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamsByYearKeys>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAMS_BY_YEAR_KEYS],
                             ) {
@@ -24790,7 +24790,7 @@ pub fn register_endpoints<H: TheBlueAllianceApiV3Handlers>(
                             _: runtime::Parameters<GetTeamsByYearSimple>|
                         async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_TEAMS_BY_YEAR_SIMPLE],
                             ) {

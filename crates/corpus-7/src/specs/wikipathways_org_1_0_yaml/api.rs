@@ -6130,7 +6130,7 @@ pub trait WikiPathwaysWebservicesApi {
 /**What a `WikiPathways Webservices` server implements: one method per operation, with typed inputs and a typed response.
 
 The caller of a secured operation is authenticated (by [`runtime::Authenticator`]), and its parameters and body are checked against the spec, before any method runs.*/
-pub trait WikiPathwaysWebservicesHandlers: runtime::Authenticator {
+pub trait WikiPathwaysWebservicesHandlers: runtime::Authenticator + runtime::serving::Served {
     ///createPathwayCreate a new pathway on the wiki with the given GPML code.<br>Note: To create/modify pathways via the web service, you need to have an account with web service write permissions. Please contact us to request write access for the web service.
     fn post_create_pathway(
         &self,
@@ -7645,7 +7645,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/createPathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&POST_CREATE_PATHWAY],
                             ) {
@@ -7675,7 +7675,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/findInteractions"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FIND_INTERACTIONS],
                             ) {
@@ -7705,7 +7705,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/findPathwaysByLiterature"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FIND_PATHWAYS_BY_LITERATURE],
                             ) {
@@ -7735,7 +7735,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/findPathwaysByText"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FIND_PATHWAYS_BY_TEXT],
                             ) {
@@ -7765,7 +7765,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/findPathwaysByXref"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_FIND_PATHWAYS_BY_XREF],
                             ) {
@@ -7795,7 +7795,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getColoredPathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_COLORED_PATHWAY],
                             ) {
@@ -7825,7 +7825,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getCurationTagHistory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_CURATION_TAG_HISTORY],
                             ) {
@@ -7855,7 +7855,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getCurationTags"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_CURATION_TAGS],
                             ) {
@@ -7885,7 +7885,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getCurationTagsByName"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_CURATION_TAGS_BY_NAME],
                             ) {
@@ -7915,7 +7915,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getOntologyTermsByPathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_ONTOLOGY_TERMS_BY_PATHWAY],
                             ) {
@@ -7945,7 +7945,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getPathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_PATHWAY],
                             ) {
@@ -7975,7 +7975,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getPathwayAs"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_PATHWAY_AS],
                             ) {
@@ -8005,7 +8005,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getPathwayHistory"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_PATHWAY_HISTORY],
                             ) {
@@ -8035,7 +8035,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getPathwayInfo"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_PATHWAY_INFO],
                             ) {
@@ -8065,7 +8065,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getPathwaysByOntologyTerm"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_PATHWAYS_BY_ONTOLOGY_TERM],
                             ) {
@@ -8098,7 +8098,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         ),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_PATHWAYS_BY_PARENT_ONTOLOGY_TERM],
                             ) {
@@ -8128,7 +8128,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getRecentChanges"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_RECENT_CHANGES],
                             ) {
@@ -8158,7 +8158,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getUserByOrcid"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_USER_BY_ORCID],
                             ) {
@@ -8188,7 +8188,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/getXrefList"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_GET_XREF_LIST],
                             ) {
@@ -8218,7 +8218,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/listOrganisms"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LIST_ORGANISMS],
                             ) {
@@ -8248,7 +8248,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/listPathways"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LIST_PATHWAYS],
                             ) {
@@ -8278,7 +8278,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/login"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_LOGIN],
                             ) {
@@ -8308,7 +8308,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/openapi.json"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[],
                             ) {
@@ -8338,7 +8338,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/removeCurationTag"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REMOVE_CURATION_TAG],
                             ) {
@@ -8368,7 +8368,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/removeOntologyTag"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_REMOVE_ONTOLOGY_TAG],
                             ) {
@@ -8398,7 +8398,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/saveCurationTag"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SAVE_CURATION_TAG],
                             ) {
@@ -8428,7 +8428,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/saveOntologyTag"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_SAVE_ONTOLOGY_TAG],
                             ) {
@@ -8458,7 +8458,7 @@ pub fn register_endpoints<H: WikiPathwaysWebservicesHandlers>(
                         runtime::not_allowed_id(&method, "/updatePathway"),
                         |rqctx: ::dropshot::RequestContext<H>| async move {
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
-                                runtime::Authenticator::serving(rqctx.context()),
+                                runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
                                 &[&GET_UPDATE_PATHWAY],
                             ) {

@@ -9,7 +9,6 @@ use sqlx::migrate::Migrator;
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool};
 
-use super::rows::parse_status;
 use crate::metrics::Statement;
 use crate::storage::backend::{Backend, WaitLimits};
 use crate::storage::cancel_queue::CancelQueue;
@@ -17,6 +16,7 @@ use crate::storage::cancellations::Cancellations;
 use crate::storage::hook::{Access, Hook, NoHook};
 use crate::storage::migrations;
 use crate::storage::sqlite::SqliteFiles;
+use crate::storage::stored::parse_status;
 use crate::storage::timing::{acquire, timed};
 use crate::storage::{OrderStatus, Result, StorageError};
 

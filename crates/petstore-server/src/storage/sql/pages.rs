@@ -4,14 +4,8 @@
 use chrono::Datelike;
 
 use super::rows::{SHIP_DATE_YEARS, stored_ship_date};
+use crate::storage::stored::Argument;
 use crate::storage::{OrderFilters, PageQuery};
-
-/// A value bound to a page query's placeholder.
-pub(crate) enum Argument {
-    Integer(i64),
-    Text(String),
-    Boolean(bool),
-}
 
 /// A page query's conditions after `status <> 'cancelled'`, and the
 /// arguments of their placeholders.

@@ -7,10 +7,11 @@ use futures_util::TryStreamExt;
 
 use super::database::SqlStorage;
 use super::import::{import_on, in_item};
-use super::pages::{Argument, page_conditions};
+use super::pages::page_conditions;
 use super::rows::{SHIP_DATE_YEARS, column, key_from_row, now, order_from_row, stored_ship_date};
 use crate::metrics::Statement;
 use crate::storage::hook::Access;
+use crate::storage::stored::Argument;
 use crate::storage::timing::timed;
 use crate::storage::{
     ActiveKeys, ApiKeyRecord, CancelOutcome, ImportData, KeysVersion, OrderRecord, OrdersVersion, PageQuery, PetRecord,

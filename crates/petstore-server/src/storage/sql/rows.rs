@@ -5,7 +5,8 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use crate::storage::{ApiKeyRecord, OrderRecord, OrderStatus, Result, StorageError};
+use crate::storage::stored::{StoredOrder, parse_time};
+use crate::storage::{ApiKeyRecord, OrderRecord, Result, StorageError};
 
 pub(crate) fn now() -> String {
     Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
@@ -19,39 +20,6 @@ pub(super) const SHIP_DATE_YEARS: std::ops::RangeInclusive<i32> = 0..=9999;
 /// so that comparing the text compares the instants (see migration 0004).
 pub(super) fn stored_ship_date(date: DateTime<Utc>) -> String {
     date.to_rfc3339_opts(chrono::SecondsFormat::Nanos, true)
-}
-
-/// An order's columns as stored (`ORDER_COLUMNS`), from either driver.
-pub(crate) struct StoredOrder {
-    pub(crate) id: i64,
-    pub(crate) pet_id: Option<i64>,
-    pub(crate) quantity: Option<i64>,
-    pub(crate) ship_date: Option<String>,
-    pub(crate) complete: Option<bool>,
-    pub(crate) status: String,
-}
-
-impl StoredOrder {
-    pub(crate) fn record(self) -> Result<OrderRecord> {
-        Ok(OrderRecord {
-            id: self.id,
-            pet_id: self.pet_id,
-            quantity: self.quantity,
-            ship_date: self.ship_date.as_deref().map(parse_time).transpose()?,
-            complete: self.complete,
-            status: parse_status(&self.status)?,
-        })
-    }
-}
-
-fn parse_time(s: &str) -> Result<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(s)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|e| StorageError::Internal(format!("bad timestamp {s:?} in the database: {e}")))
-}
-
-pub(crate) fn parse_status(s: &str) -> Result<OrderStatus> {
-    OrderStatus::parse(s).ok_or_else(|| StorageError::Internal(format!("unknown order status {s:?} in the database")))
 }
 
 pub(crate) fn column<'r, T: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>>(

@@ -7,19 +7,18 @@
 //! (`Item`), the item type being the item schema's component (any JSON
 //! value for an inline one). Where the operation takes a `Last-Event-ID`
 //! header, a broken event stream resumes after the last event's id. The
-//! readers ([`readers`]) are written into the client once.
+//! readers are `api-client-runtime`'s (`streams`), compiled and tested
+//! there once; the client re-exports them, as it wrote them before.
 //!
 //! Positional clients only: a builder's stream would need the builder
 //! sent again with a new header; it is not generated yet.
-
-mod readers;
 
 use heck::{ToPascalCase, ToSnakeCase};
 use quote::{format_ident, quote};
 
 use super::pages::{client_method, type_argument};
-use crate::codegen::spec::media::{served_response, stream_item_schema, stream_kind};
-use crate::codegen::spec::{OperationRef, Spec, SpecError, is_error_key};
+use crate::codegen::document::media::{served_response, stream_item_schema, stream_kind};
+use crate::codegen::document::{OperationRef, Spec, SpecError, is_error_key};
 use crate::codegen::targets::ClientInterface;
 
 /// Adds each streamed operation's typed method, and the readers when one
@@ -44,7 +43,12 @@ pub fn add_item_streams(spec: &Spec, file: &mut syn::File, interface: ClientInte
     if methods.is_empty() {
         return Ok(());
     }
-    file.items.extend(readers::readers());
+    file.items.push(syn::parse_quote! {
+        pub use ::api_client_runtime::streams::{
+            Connecting, JsonLinesReader, RawEvent, Reconnect, ServerSentEvent, SseReader, StreamError, read_events,
+            read_lines,
+        };
+    });
     file.items.push(syn::parse_quote! {
         impl Client {
             #(#methods)*
@@ -123,7 +127,7 @@ fn typed_method(
                 ::std::pin::Pin<::std::boxed::Box<dyn ::futures::Stream<Item = Result<#item, StreamError<#error>>> + Send + 'a>>,
                 Error<#error>,
             > {
-                Ok(read_lines(self.#progenitor(#(#names),*).await?))
+                Ok(::api_client_runtime::streams::read_lines(self.#progenitor(#(#names),*).await?))
             }
         });
     }
@@ -145,7 +149,7 @@ fn typed_method(
             };
             quote!(::std::option::Option::Some(::std::boxed::Box::new(move |last: ::std::string::String| {
                 #parse
-                let resumed: Connecting<'a, #error> = ::std::boxed::Box::pin(async move { self.#progenitor(#(#args),*).await });
+                let resumed: ::api_client_runtime::streams::Connecting<'a, #error> = ::std::boxed::Box::pin(async move { self.#progenitor(#(#args),*).await });
                 resumed
             })))
         }
@@ -166,7 +170,7 @@ fn typed_method(
         ) -> ::std::pin::Pin<
             ::std::boxed::Box<dyn ::futures::Stream<Item = Result<ServerSentEvent<#item>, StreamError<#error>>> + Send + 'a>,
         > {
-            read_events(::std::boxed::Box::pin(self.#progenitor(#(#names),*)), #reconnect)
+            ::api_client_runtime::streams::read_events(::std::boxed::Box::pin(self.#progenitor(#(#names),*)), #reconnect)
         }
     })
 }

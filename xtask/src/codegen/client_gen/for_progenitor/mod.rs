@@ -10,14 +10,15 @@ mod response_types;
 
 use openapiv3::{OpenAPI, ReferenceOr, StatusCode};
 
-use crate::codegen::spec::media::{self, MediaKind, Served, served_response};
-use crate::codegen::spec::{Spec, pointer_of, served_body};
+use crate::codegen::document::media::{self, MediaKind, Served, served_response};
+use crate::codegen::document::{Spec, pointer_of, served_body};
 
 pub(super) use operations::multipart_operations;
 use operations::{operations_mut, without_multipart_operations};
 pub(super) use parameter_names::wire_names;
 pub(super) use parameters::Cookies;
 use parameters::{is_ignored_header, parameters_progenitor_takes};
+use response_types::resolve_response;
 
 /// The document as progenitor can take it. progenitor reads `default` as
 /// a possible success too, and asserts when an operation's successes then
@@ -347,20 +348,6 @@ fn any_json_schema(response: &mut openapiv3::Response) {
                 schema_data: Default::default(),
                 schema_kind: openapiv3::SchemaKind::Any(Default::default()),
             }));
-        }
-    }
-}
-
-/// A response, or the `components.responses` entry its `$ref` names.
-fn resolve_response<'a>(
-    components: &'a Option<openapiv3::Components>,
-    response: &'a ReferenceOr<openapiv3::Response>,
-) -> Option<&'a openapiv3::Response> {
-    match response {
-        ReferenceOr::Item(response) => Some(response),
-        ReferenceOr::Reference { reference } => {
-            let name = reference.strip_prefix("#/components/responses/")?;
-            components.as_ref()?.responses.get(name)?.as_item()
         }
     }
 }

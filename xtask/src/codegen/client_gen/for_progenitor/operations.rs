@@ -4,8 +4,8 @@
 
 use openapiv3::{OpenAPI, ReferenceOr};
 
-use crate::codegen::spec::media;
-use crate::codegen::spec::{Spec, served_body};
+use crate::codegen::document::media;
+use crate::codegen::document::{Spec, operation_slots, served_body};
 
 /// A path item's operations, in openapiv3's order.
 /// progenitor's client cannot send a multipart body: an operation whose
@@ -15,16 +15,7 @@ pub(super) fn without_multipart_operations(api: &mut OpenAPI, spec: &Spec) {
     let left_out = multipart_operations(spec);
     for (path, item) in api.paths.paths.iter_mut() {
         let ReferenceOr::Item(item) = item else { continue };
-        for (method, slot) in [
-            ("get", &mut item.get),
-            ("put", &mut item.put),
-            ("post", &mut item.post),
-            ("delete", &mut item.delete),
-            ("options", &mut item.options),
-            ("head", &mut item.head),
-            ("patch", &mut item.patch),
-            ("trace", &mut item.trace),
-        ] {
+        for (method, slot) in operation_slots(item) {
             if left_out
                 .iter()
                 .any(|(m, p, _)| *m == method.to_uppercase() && p == path)
@@ -58,16 +49,5 @@ pub(in crate::codegen::client_gen) fn multipart_operations(spec: &Spec) -> Vec<(
 }
 
 pub(super) fn operations_mut(item: &mut openapiv3::PathItem) -> impl Iterator<Item = &mut openapiv3::Operation> {
-    [
-        &mut item.get,
-        &mut item.put,
-        &mut item.post,
-        &mut item.delete,
-        &mut item.options,
-        &mut item.head,
-        &mut item.patch,
-        &mut item.trace,
-    ]
-    .into_iter()
-    .flatten()
+    operation_slots(item).into_iter().filter_map(|(_, slot)| slot.as_mut())
 }

@@ -5,7 +5,7 @@ use openapiv3::{OpenAPI, Parameter, ReferenceOr};
 
 use super::operations::operations_mut;
 
-use crate::codegen::spec::IGNORED_HEADERS;
+use crate::codegen::document::IGNORED_HEADERS;
 
 /// What progenitor gets for a cookie parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,8 +3,6 @@
 
 use openapiv3::{ReferenceOr, StatusCode};
 
-use super::resolve_response;
-
 /// progenitor gives an operation one success type, and one error type:
 /// when its 2xx statuses have different bodies (a 200 with a body beside
 /// a 204, a 200 and a 201 of different schemas), or its 4xx and 5xx do (a
@@ -54,6 +52,20 @@ pub(super) fn as_bytes_when_their_bodies_differ(
                 .into_iter()
                 .collect();
             *response = ReferenceOr::Item(raw);
+        }
+    }
+}
+
+/// A response, or the `components.responses` entry its `$ref` names.
+pub(super) fn resolve_response<'a>(
+    components: &'a Option<openapiv3::Components>,
+    response: &'a ReferenceOr<openapiv3::Response>,
+) -> Option<&'a openapiv3::Response> {
+    match response {
+        ReferenceOr::Item(response) => Some(response),
+        ReferenceOr::Reference { reference } => {
+            let name = reference.strip_prefix("#/components/responses/")?;
+            components.as_ref()?.responses.get(name)?.as_item()
         }
     }
 }

@@ -2,7 +2,7 @@
 //! against the spec, and the refusal when progenitor's client does not
 //! have what the stream reads.
 
-use crate::codegen::spec::SpecError;
+use crate::codegen::document::SpecError;
 
 /// The extension that declares an operation's cursor pattern.
 pub const EXTENSION: &str = "x-pagination";

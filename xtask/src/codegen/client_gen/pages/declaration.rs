@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::cursor_pages::{CursorPages, EXTENSION};
-use crate::codegen::spec::{OperationRef, Spec, SpecError, required_names};
+use crate::codegen::document::{OperationRef, Spec, SpecError, required_names};
 
 /// The operation's declaration, checked: the cursor is an optional query
 /// parameter, and the first success response's JSON body is an object
@@ -54,7 +54,7 @@ pub(super) fn declared(spec: &Spec, op: &OperationRef<'_>) -> Result<Option<Curs
         .responses(op)?
         .into_iter()
         .find(|(status, _, _)| status.starts_with('2'))
-        .and_then(|(_, response, _)| crate::codegen::spec::json_content_schema(&response).cloned())
+        .and_then(|(_, response, _)| crate::codegen::document::json_content_schema(&response).cloned())
         .map(|schema| spec.resolve_schema(&schema).clone())
         .filter(|schema| schema.get("properties").is_some())
         .ok_or_else(|| {

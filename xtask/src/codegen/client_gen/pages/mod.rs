@@ -28,7 +28,7 @@ use quote::{format_ident, quote};
 use self::cursor_pages::{CursorPages, EXTENSION, generated_mismatch};
 use self::declaration::declared;
 use self::progenitor_output::{PageFields, builder_send, option_inner, page_and_error};
-use crate::codegen::spec::{Spec, SpecError};
+use crate::codegen::document::{Spec, SpecError};
 use crate::codegen::targets::ClientInterface;
 
 /// Adds a stream to the client for every operation that declares the

@@ -2,7 +2,7 @@
 //! fields, the methods that send an operation, their result types.
 
 use super::cursor_pages::{CursorPages, generated_mismatch};
-use crate::codegen::spec::SpecError;
+use crate::codegen::document::SpecError;
 
 /// `T` of `Option<T>`.
 pub(super) fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::schema_ref;
-use crate::designer::diff::{Differ, Direction, Level};
+use crate::designer::diff::differ::{Differ, Direction, Level};
 
 /// The alternatives of a `oneOf` or `anyOf`, and which keyword.
 pub(super) fn alternatives(schema: &Value) -> Option<(&'static str, &Vec<Value>)> {

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::designer::diff::{Differ, Direction, Level, is_true, text};
+use crate::designer::diff::differ::{Differ, Direction, Level, is_true, text};
 use crate::designer::spec_json::items;
 
 /// A bound and whether a larger value is the wider one (`maximum`) or the

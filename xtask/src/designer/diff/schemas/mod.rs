@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::{Differ, Direction, Level, is_true};
+use super::differ::{Differ, Direction, Level, is_true};
 use crate::designer::spec_json::{items, resolve};
 
 const MAX_DEPTH: usize = 32;

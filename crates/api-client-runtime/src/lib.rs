@@ -1,0 +1,18 @@
+//! What every generated client shares, whatever its document: the code a
+//! client's generated methods call rather than carry. Each generated
+//! client names these by path (`::api_client_runtime::…`), and its
+//! manifest lists this crate when it does (`cargo xtask generate` adds it).
+//!
+//! - [`streams`]: streamed responses read as typed items (Server-Sent
+//!   Events, reconnecting with `Last-Event-ID`; JSON Lines and JSON text
+//!   sequences).
+//! - [`query`]: object query parameters in the styles progenitor does not
+//!   write (`deepObject`, `form` without `explode`).
+//! - [`forms`]: form bodies with lists and objects, as the server reads
+//!   them.
+//! - [`credentials`]: credentials put on a request, marked sensitive.
+
+pub mod credentials;
+pub mod forms;
+pub mod query;
+pub mod streams;
