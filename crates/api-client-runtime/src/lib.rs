@@ -10,9 +10,12 @@
 //!   write (`deepObject`, `form` without `explode`).
 //! - [`forms`]: form bodies with lists and objects, as the server reads
 //!   them.
+//! - [`parameters`]: header, path and JSON parameter values, and cookie
+//!   parameters, as the server reads them.
 //! - [`credentials`]: credentials put on a request, marked sensitive.
 
 pub mod credentials;
 pub mod forms;
+pub mod parameters;
 pub mod query;
 pub mod streams;

@@ -3539,10 +3539,18 @@ Sends a `GET` request to `/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}
             header_map.append("X-Yes", value.to_string().try_into()?);
         }
         if let Some(value) = theme {
-            append_cookie(&mut header_map, "theme", value.to_string())?;
+            ::api_client_runtime::parameters::append_cookie(
+                &mut header_map,
+                "theme",
+                value.to_string(),
+            )?;
         }
         if let Some(value) = visits {
-            append_cookie(&mut header_map, "visits", value.to_string())?;
+            ::api_client_runtime::parameters::append_cookie(
+                &mut header_map,
+                "visits",
+                value.to_string(),
+            )?;
         }
         #[allow(unused_mut)]
         let mut request = self
@@ -6091,28 +6099,6 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .authorize(&info.operation_id, request)
             .map_err(progenitor_client::Error::InvalidRequest)
     }
-}
-/// Adds `name=value` to the request's one `Cookie` header (a cookie
-/// parameter; RFC 6265 §5.4). The value is sent as it is: one that
-/// a header cannot carry is the same error as for a header.
-fn append_cookie(
-    headers: &mut ::reqwest::header::HeaderMap,
-    name: &str,
-    value: ::std::string::String,
-) -> ::std::result::Result<(), ::reqwest::header::InvalidHeaderValue> {
-    let cookie = match headers
-        .get(::reqwest::header::COOKIE)
-        .and_then(|v| v.to_str().ok())
-    {
-        Some(cookies) => format!("{cookies}; {name}={value}"),
-        None => format!("{name}={value}"),
-    };
-    headers
-        .insert(
-            ::reqwest::header::COOKIE,
-            ::reqwest::header::HeaderValue::from_str(&cookie)?,
-        );
-    Ok(())
 }
 impl Client {
     ///Every item of `searchOrders`, page after page: each page's `nextCursor` is sent back as `cursor` with the same parameters until a page has none (`x-pagination` in the spec). An error is the stream's last item.

@@ -2,7 +2,8 @@
 //! each as a header parameter of the same name (`for_progenitor`), and
 //! the method it writes is changed here to send the value as a cookie
 //! instead: `header_map.append("session", value.to_string().try_into()?)`
-//! becomes `append_cookie(&mut header_map, "session", value.to_string())?`,
+//! becomes `append_cookie(&mut header_map, "session", value.to_string())?`
+//! (`api-client-runtime`'s `parameters`),
 //! which adds `session=<value>` to the one `Cookie` header (RFC 6265
 //! §5.4: a client sends one). The method's signature stays progenitor's.
 
@@ -11,10 +12,9 @@ use syn::visit_mut::VisitMut;
 use super::methods::rewrite_methods;
 use crate::codegen::document::{Spec, SpecError};
 
-/// Rewrites the methods of operations with cookie parameters, and adds
-/// `append_cookie` when one has.
+/// Rewrites the methods of operations with cookie parameters.
 pub fn send_cookie_parameters(spec: &Spec, file: &mut syn::File) -> Result<(), SpecError> {
-    let rewritten = rewrite_methods(spec, file, |op| {
+    rewrite_methods(spec, file, |op| {
         let cookies: Vec<String> = spec
             .parameters(op)?
             .into_iter()
@@ -23,9 +23,6 @@ pub fn send_cookie_parameters(spec: &Spec, file: &mut syn::File) -> Result<(), S
             .collect();
         Ok((!cookies.is_empty()).then_some(AsCookies { cookies }))
     })?;
-    if rewritten {
-        file.items.push(append_cookie());
-    }
     Ok(())
 }
 
@@ -49,29 +46,9 @@ impl VisitMut for AsCookies {
             && try_into.method == "try_into"
         {
             let (map, text) = (&call.receiver, &try_into.receiver);
-            *expr = syn::parse_quote!(append_cookie(&mut #map, #name, #text)?);
+            *expr = syn::parse_quote!(::api_client_runtime::parameters::append_cookie(&mut #map, #name, #text)?);
             return;
         }
         syn::visit_mut::visit_expr_mut(self, expr);
-    }
-}
-
-fn append_cookie() -> syn::Item {
-    syn::parse_quote! {
-        /// Adds `name=value` to the request's one `Cookie` header (a cookie
-        /// parameter; RFC 6265 §5.4). The value is sent as it is: one that
-        /// a header cannot carry is the same error as for a header.
-        fn append_cookie(
-            headers: &mut ::reqwest::header::HeaderMap,
-            name: &str,
-            value: ::std::string::String,
-        ) -> ::std::result::Result<(), ::reqwest::header::InvalidHeaderValue> {
-            let cookie = match headers.get(::reqwest::header::COOKIE).and_then(|v| v.to_str().ok()) {
-                Some(cookies) => format!("{cookies}; {name}={value}"),
-                None => format!("{name}={value}"),
-            };
-            headers.insert(::reqwest::header::COOKIE, ::reqwest::header::HeaderValue::from_str(&cookie)?);
-            Ok(())
-        }
     }
 }

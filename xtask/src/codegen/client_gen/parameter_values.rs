@@ -26,10 +26,10 @@ enum Written {
     Json,
 }
 
-/// Rewrites the methods of operations with such parameters, and adds the
-/// helpers they call when one has.
+/// Rewrites the methods of operations with such parameters, to call
+/// `api-client-runtime`'s `parameters`.
 pub fn write_parameter_values(spec: &Spec, file: &mut syn::File) -> Result<(), SpecError> {
-    let rewritten = rewrite_methods(spec, file, |op| {
+    rewrite_methods(spec, file, |op| {
         let mut headers = Vec::new();
         let mut queries = Vec::new();
         let mut paths = Vec::new();
@@ -57,9 +57,6 @@ pub fn write_parameter_values(spec: &Spec, file: &mut syn::File) -> Result<(), S
             paths,
         }))
     })?;
-    if rewritten {
-        file.items.extend(helpers());
-    }
     Ok(())
 }
 
@@ -129,8 +126,10 @@ impl VisitMut for Values {
                     && let Some(value) = to_string_of(&try_into.receiver).cloned()
                 {
                     *try_into.receiver = match written {
-                        Written::Text => syn::parse_quote!(parameter_text(#value)),
-                        Written::Json => syn::parse_quote!(json_text(#value).unwrap_or_default()),
+                        Written::Text => syn::parse_quote!(::api_client_runtime::parameters::parameter_text(#value)),
+                        Written::Json => {
+                            syn::parse_quote!(::api_client_runtime::parameters::json_text(#value).unwrap_or_default())
+                        }
                     };
                     return;
                 }
@@ -145,7 +144,7 @@ impl VisitMut for Values {
                     && string_literal(&call.args[0]).is_some_and(|name| self.queries.contains(&name))
                 {
                     let value = call.args[1].clone();
-                    call.args[1] = syn::parse_quote!(&json_text(#value));
+                    call.args[1] = syn::parse_quote!(&::api_client_runtime::parameters::json_text(#value));
                     return;
                 }
                 // encode_path(&id.to_string())
@@ -160,7 +159,7 @@ impl VisitMut for Values {
                         .is_some_and(|i| self.paths.contains(&i.to_string()))
                 {
                     let variable = variable.clone();
-                    call.args[0] = syn::parse_quote!(&parameter_text(#variable));
+                    call.args[0] = syn::parse_quote!(&::api_client_runtime::parameters::parameter_text(#variable));
                     return;
                 }
             }
@@ -168,42 +167,4 @@ impl VisitMut for Values {
         }
         syn::visit_mut::visit_expr_mut(self, expr);
     }
-}
-
-fn helpers() -> Vec<syn::Item> {
-    vec![
-        syn::parse_quote! {
-            /// A parameter's value as a header or a path segment carries it:
-            /// a string as it is, a list's items joined by commas (the
-            /// `simple` style), any other value as JSON.
-            fn parameter_text<T: ::serde::Serialize + ?Sized>(value: &T) -> ::std::string::String {
-                fn text(value: &::serde_json::Value) -> ::std::string::String {
-                    match value {
-                        ::serde_json::Value::String(text) => text.clone(),
-                        other => other.to_string(),
-                    }
-                }
-                match ::serde_json::to_value(value) {
-                    ::std::result::Result::Ok(::serde_json::Value::Array(items)) => {
-                        items.iter().map(text).collect::<::std::vec::Vec<_>>().join(",")
-                    }
-                    ::std::result::Result::Ok(value) => text(&value),
-                    ::std::result::Result::Err(_) => ::std::string::String::new(),
-                }
-            }
-        },
-        syn::parse_quote! {
-            /// A parameter sent as JSON text (a `content` parameter, or a
-            /// value no style of OpenAPI's writes); `None` (absent) for an
-            /// optional one not given.
-            fn json_text<T: ::serde::Serialize + ?Sized>(value: &T) -> ::std::option::Option<::std::string::String> {
-                match ::serde_json::to_value(value) {
-                    ::std::result::Result::Ok(::serde_json::Value::Null) | ::std::result::Result::Err(_) => {
-                        ::std::option::Option::None
-                    }
-                    ::std::result::Result::Ok(value) => ::std::option::Option::Some(value.to_string()),
-                }
-            }
-        },
-    ]
 }

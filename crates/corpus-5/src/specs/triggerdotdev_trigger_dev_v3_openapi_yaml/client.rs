@@ -8666,7 +8666,7 @@ For object fields like `page`, you should use the "form" encoding style. For exa
             .query(
                 &::api_client_runtime::query::ObjectQuery::new(
                     "filter",
-                    &json_text(&filter),
+                    &::api_client_runtime::parameters::json_text(&filter),
                     true,
                 ),
             )
@@ -8916,7 +8916,12 @@ For object fields like `page`, you should use the "form" encoding style. For exa
                 ::reqwest::header::ACCEPT,
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
-            .query(&progenitor_client::QueryParam::new("filter", &json_text(&filter)))
+            .query(
+                &progenitor_client::QueryParam::new(
+                    "filter",
+                    &::api_client_runtime::parameters::json_text(&filter),
+                ),
+            )
             .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
             .build()?;
@@ -10141,7 +10146,7 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
             .query(
                 &::api_client_runtime::query::ObjectQuery::new(
                     "filter",
-                    &json_text(&filter),
+                    &::api_client_runtime::parameters::json_text(&filter),
                     true,
                 ),
             )
@@ -10403,7 +10408,7 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
             .query(
                 &::api_client_runtime::query::ObjectQuery::new(
                     "filter",
-                    &json_text(&filter),
+                    &::api_client_runtime::parameters::json_text(&filter),
                     true,
                 ),
             )
@@ -10834,38 +10839,6 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
         progenitor_client::ClientInfo::inner(self)
             .authorize(&info.operation_id, request)
             .map_err(progenitor_client::Error::InvalidRequest)
-    }
-}
-/// A parameter's value as a header or a path segment carries it:
-/// a string as it is, a list's items joined by commas (the
-/// `simple` style), any other value as JSON.
-fn parameter_text<T: ::serde::Serialize + ?Sized>(value: &T) -> ::std::string::String {
-    fn text(value: &::serde_json::Value) -> ::std::string::String {
-        match value {
-            ::serde_json::Value::String(text) => text.clone(),
-            other => other.to_string(),
-        }
-    }
-    match ::serde_json::to_value(value) {
-        ::std::result::Result::Ok(::serde_json::Value::Array(items)) => {
-            items.iter().map(text).collect::<::std::vec::Vec<_>>().join(",")
-        }
-        ::std::result::Result::Ok(value) => text(&value),
-        ::std::result::Result::Err(_) => ::std::string::String::new(),
-    }
-}
-/// A parameter sent as JSON text (a `content` parameter, or a
-/// value no style of OpenAPI's writes); `None` (absent) for an
-/// optional one not given.
-fn json_text<T: ::serde::Serialize + ?Sized>(
-    value: &T,
-) -> ::std::option::Option<::std::string::String> {
-    match ::serde_json::to_value(value) {
-        ::std::result::Result::Ok(::serde_json::Value::Null)
-        | ::std::result::Result::Err(_) => ::std::option::Option::None,
-        ::std::result::Result::Ok(value) => {
-            ::std::option::Option::Some(value.to_string())
-        }
     }
 }
 ///The Trigger.dev API base URL, from the spec's `servers`.

@@ -360,7 +360,8 @@ impl Client {
         Error<()>,
     > {
         let url = format!(
-            "{}/things/{}", self.baseurl, encode_path(& parameter_text(id)),
+            "{}/things/{}", self.baseurl, encode_path(&
+            ::api_client_runtime::parameters::parameter_text(id)),
         );
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(5usize);
         header_map
@@ -369,17 +370,30 @@ impl Client {
                 ::reqwest::header::HeaderValue::from_static(Self::api_version()),
             );
         if let Some(value) = tags {
-            header_map.append("tags", parameter_text(value).try_into()?);
+            header_map
+                .append(
+                    "tags",
+                    ::api_client_runtime::parameters::parameter_text(value).try_into()?,
+                );
         }
         if let Some(value) = untyped {
             header_map.append("untyped", value.to_string().try_into()?);
         }
         if let Some(value) = x_ids {
-            header_map.append("x-ids", parameter_text(value).try_into()?);
+            header_map
+                .append(
+                    "x-ids",
+                    ::api_client_runtime::parameters::parameter_text(value).try_into()?,
+                );
         }
         if let Some(value) = x_where {
             header_map
-                .append("x-where", json_text(value).unwrap_or_default().try_into()?);
+                .append(
+                    "x-where",
+                    ::api_client_runtime::parameters::json_text(value)
+                        .unwrap_or_default()
+                        .try_into()?,
+                );
         }
         #[allow(unused_mut)]
         let mut request = self
@@ -390,9 +404,19 @@ impl Client {
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
             .query(&progenitor_client::QueryParam::new("either", &either))
-            .query(&progenitor_client::QueryParam::new("filters", &json_text(&filters)))
+            .query(
+                &progenitor_client::QueryParam::new(
+                    "filters",
+                    &::api_client_runtime::parameters::json_text(&filters),
+                ),
+            )
             .query(&progenitor_client::QueryParam::new("n", &n))
-            .query(&progenitor_client::QueryParam::new("where", &json_text(&where_)))
+            .query(
+                &progenitor_client::QueryParam::new(
+                    "where",
+                    &::api_client_runtime::parameters::json_text(&where_),
+                ),
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -611,38 +635,6 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
         progenitor_client::ClientInfo::inner(self)
             .authorize(&info.operation_id, request)
             .map_err(progenitor_client::Error::InvalidRequest)
-    }
-}
-/// A parameter's value as a header or a path segment carries it:
-/// a string as it is, a list's items joined by commas (the
-/// `simple` style), any other value as JSON.
-fn parameter_text<T: ::serde::Serialize + ?Sized>(value: &T) -> ::std::string::String {
-    fn text(value: &::serde_json::Value) -> ::std::string::String {
-        match value {
-            ::serde_json::Value::String(text) => text.clone(),
-            other => other.to_string(),
-        }
-    }
-    match ::serde_json::to_value(value) {
-        ::std::result::Result::Ok(::serde_json::Value::Array(items)) => {
-            items.iter().map(text).collect::<::std::vec::Vec<_>>().join(",")
-        }
-        ::std::result::Result::Ok(value) => text(&value),
-        ::std::result::Result::Err(_) => ::std::string::String::new(),
-    }
-}
-/// A parameter sent as JSON text (a `content` parameter, or a
-/// value no style of OpenAPI's writes); `None` (absent) for an
-/// optional one not given.
-fn json_text<T: ::serde::Serialize + ?Sized>(
-    value: &T,
-) -> ::std::option::Option<::std::string::String> {
-    match ::serde_json::to_value(value) {
-        ::std::result::Result::Ok(::serde_json::Value::Null)
-        | ::std::result::Result::Err(_) => ::std::option::Option::None,
-        ::std::result::Result::Ok(value) => {
-            ::std::option::Option::Some(value.to_string())
-        }
     }
 }
 /// The spec's operations this client has no method for, each with
