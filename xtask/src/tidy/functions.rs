@@ -4,8 +4,10 @@
 //! tests): a test's table of cases is read as a table.
 //!
 //! A function is `fn name` to its body's closing brace, found by counting
-//! braces in the code with its comments, strings and characters blanked.
+//! braces in the code with its comments, strings and characters blanked
+//! ([`super::code`]).
 
+use super::code::code_without_tests;
 use super::{assert_none, hand_written_sources, read};
 
 /// The longest a hand-written function may be, in lines.
@@ -15,77 +17,10 @@ const MAX_FUNCTION_LINES: usize = 150;
 /// one piece. None today.
 const LONG_FUNCTIONS: &[(&str, &str)] = &[];
 
-/// `text` with every comment, string and character literal blanked to
-/// spaces (newlines kept), so that only the code's own braces are left.
-fn blanked(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = bytes.to_vec();
-    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
-        for byte in &mut out[from..to.min(bytes.len())] {
-            if *byte != b'\n' {
-                *byte = b' ';
-            }
-        }
-    };
-    let mut i = 0;
-    while i < bytes.len() {
-        let rest = &text[i..];
-        let after_word = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
-        let end = if rest.starts_with("//") {
-            rest.find('\n').map_or(text.len(), |e| i + e)
-        } else if let Some(comment) = rest.strip_prefix("/*") {
-            comment.find("*/").map_or(text.len(), |e| i + 2 + e + 2)
-        } else if let Some(hashes) = raw_string_opening(rest).filter(|_| !after_word) {
-            let opening = rest.find('"').unwrap() + 1;
-            let closing = format!("\"{}", "#".repeat(hashes));
-            rest[opening..]
-                .find(&closing)
-                .map_or(text.len(), |e| i + opening + e + closing.len())
-        } else if bytes[i] == b'"' {
-            let mut j = i + 1;
-            while j < bytes.len() && bytes[j] != b'"' {
-                j += if bytes[j] == b'\\' { 2 } else { 1 };
-            }
-            j + 1
-        } else if let Some(length) = char_literal(rest) {
-            i + length
-        } else {
-            i += 1;
-            continue;
-        };
-        blank(&mut out, i, end);
-        i = end.max(i + 1);
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-/// How many `#` a raw string opening at the start of `text` has
-/// (`r"`, `r#"`, `br##"`), if one opens there.
-fn raw_string_opening(text: &str) -> Option<usize> {
-    let rest = text.strip_prefix('b').unwrap_or(text).strip_prefix('r')?;
-    let hashes = rest.len() - rest.trim_start_matches('#').len();
-    rest[hashes..].starts_with('"').then_some(hashes)
-}
-
-/// The length of a character literal at the start of `text` (`'{'`,
-/// `'\n'`, `'\u{7f}'`); `None` for a lifetime or a label.
-fn char_literal(text: &str) -> Option<usize> {
-    let rest = text.strip_prefix('\'')?;
-    if let Some(escaped) = rest.strip_prefix('\\') {
-        return escaped.find('\'').map(|e| e + 3);
-    }
-    let c = rest.chars().next()?;
-    rest[c.len_utf8()..].starts_with('\'').then(|| c.len_utf8() + 2)
-}
-
 /// Each function of `text` with a body: its name, first line (from 1) and
 /// length in lines.
 fn functions(text: &str) -> Vec<(String, usize, usize)> {
-    let code = blanked(text);
-    let code = match code.find("#[cfg(test)]\nmod tests") {
-        Some(at) => &code[..at],
-        None => &code[..],
-    };
+    let code = code_without_tests(text);
     let bytes = code.as_bytes();
     let line_of = |at: usize| code[..at].matches('\n').count() + 1;
     let mut found = Vec::new();

@@ -7,6 +7,7 @@
 //! every generated file starts with.
 
 mod circles;
+mod code;
 mod functions;
 mod layers;
 mod links;

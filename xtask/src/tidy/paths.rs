@@ -1,26 +1,17 @@
 //! The paths a Rust file names, for the circle test ([`super::circles`]):
 //! its `use` trees expanded, and the paths in its code that start at
-//! `crate`, `super`, `self` or a child it declares; comments, inline unit
-//! tests and token templates left out.
+//! `crate`, `super`, `self` or a child it declares; comments, strings,
+//! inline unit tests and token templates left out.
 
 use std::collections::BTreeSet;
 
-/// The text a file's edges are read from: no comments, no inline unit
-/// tests, no token templates, and `pub(in path)` (a visibility, not a
+use super::code::code_without_tests;
+
+/// The text a file's edges are read from: no comments or strings, no
+/// inline unit tests ([`super::code`]), no token templates, and `pub(in path)` (a visibility, not a
 /// use) taken out.
 pub(super) fn code_of(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]\nmod tests {") {
-        Some(at) => &text[..at],
-        None => text,
-    };
-    let without_comments: Vec<&str> = text
-        .lines()
-        .map(|line| match line.find("//") {
-            Some(at) => &line[..at],
-            None => line,
-        })
-        .collect();
-    let mut code = without_templates(&without_comments.join("\n"));
+    let mut code = without_templates(&code_without_tests(text));
     while let Some(at) = code.find("pub(in ") {
         let end = code[at..].find(')').map_or(code.len(), |e| at + e + 1);
         code.replace_range(at..end, "pub");
