@@ -9,6 +9,10 @@ use super::{assert_none, read, workspace_root};
 /// sit above everything they test). The order is ARCHITECTURE.md's.
 const LAYERS: &[(&str, &[&str])] = &[
     (
+        "every dependency's features, unified for the workspace",
+        &["workspace-hack"],
+    ),
+    (
         "what the generator and the runtime share; the checks served processes pass",
         &["api-shared", "serving-checks"],
     ),

@@ -8,6 +8,7 @@
 
 mod circles;
 mod code;
+mod features;
 mod functions;
 mod layers;
 mod links;

@@ -53,6 +53,9 @@ serde_urlencoded.workspace = true
 slog.workspace = true
 tokio.workspace = true
 uuid.workspace = true
+# One build of each dependency whichever members a command builds
+# (crates/workspace-hack/Cargo.toml says why).
+workspace-hack.workspace = true
 
 [lints]
 workspace = true
