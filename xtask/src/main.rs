@@ -76,7 +76,7 @@ fn workspace_root() -> PathBuf {
 }
 
 fn generate(root: &Path) -> Result<(), String> {
-    let cache = codegen::corpus_cache::cache_dir(root);
+    let cache = codegen::generation_cache::cache_dir(root);
     let (files, notes) = codegen::generate_workspace_noting(root, Some(&cache))?;
     let stale = codegen::stale_files(root, &files);
     for file in &files {

@@ -13,9 +13,12 @@
 //! - [`parameters`]: header, path and JSON parameter values, and cookie
 //!   parameters, as the server reads them.
 //! - [`credentials`]: credentials put on a request, marked sensitive.
+//! - [`retries`]: a request sent again after a transient failure (the
+//!   client's `exec` hook), honouring `Retry-After`.
 
 pub mod credentials;
 pub mod forms;
 pub mod parameters;
 pub mod query;
+pub mod retries;
 pub mod streams;

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use futures::{StreamExt, TryStreamExt};
-use petstore_client::{ApiKey, v2};
+use petstore_client::{ApiKey, Retries, v2};
 
 #[derive(Parser)]
 #[command(
@@ -32,6 +32,13 @@ struct Cli {
     /// Use the staging environment.
     #[arg(long)]
     staging: bool,
+    /// Sends of a request, the first included, when it meets a transient
+    /// failure: a refused connection, a timeout, 408, 429, 502, 503 or 504.
+    /// Listing and cancelling are safe to repeat. The wait is the server's
+    /// Retry-After (up to 60 s), or else from 0.5 s doubling to 8 s, with
+    /// jitter; 2 minutes at most in all. 1 turns retries off.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=10))]
+    attempts: u32,
     #[command(subcommand)]
     command: Command,
 }
@@ -183,26 +190,28 @@ impl ErrorBody for v2::types::Problem {
 async fn run(cli: Cli) -> Result<serde_json::Value, Failure> {
     let url = base_url(cli.api, cli.base_url.as_deref(), cli.staging);
     let key = ApiKey::new(cli.api_key);
+    let retries = Retries::default().attempts(cli.attempts);
     match (cli.api, cli.command) {
         (Api::V1, Command::Orders(OrdersCommand::List(args))) => {
             if let Some(option) = args.v2_only_option() {
                 return Err(format!("{option} needs version 2 (drop --api v1)"));
             }
-            let client = petstore_client::Client::new(&url, key);
+            let client = petstore_client::Client::new(&url, key).with_retries(retries);
             let orders = client.list_orders().await.map_err(describe)?.into_inner();
             Ok(serde_json::to_value(orders).expect("orders serialize"))
         }
         (Api::V1, Command::Orders(OrdersCommand::Cancel { order_id })) => {
-            let client = petstore_client::Client::new(&url, key);
+            let client = petstore_client::Client::new(&url, key).with_retries(retries);
             client.cancel_order(order_id).await.map_err(describe)?;
             Ok(cancelled(order_id))
         }
         (Api::V2, Command::Orders(OrdersCommand::List(args))) => {
-            let orders = list_pages(&v2::Client::new(&url, key), &args).await?;
+            let orders = list_pages(&v2::Client::new(&url, key).with_retries(retries), &args).await?;
             Ok(serde_json::to_value(orders).expect("orders serialize"))
         }
         (Api::V2, Command::Orders(OrdersCommand::Cancel { order_id })) => {
             v2::Client::new(&url, key)
+                .with_retries(retries)
                 .cancel_order()
                 .order_id(order_id)
                 .send()

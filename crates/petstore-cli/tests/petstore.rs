@@ -3,6 +3,7 @@
 use std::process::{Command, Output};
 
 use petstore_tests::harness::TestServer;
+use serving_checks::scripted_server::{ScriptedServer, answer};
 
 fn petstore(server: &TestServer, key: Option<&str>, args: &[&str]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_petstore"));
@@ -138,4 +139,51 @@ async fn lists_through_pages_with_filters_and_talks_v1_when_asked() {
         text(&output.stderr)
     );
     server.stop().await;
+}
+
+/// A deploy's 503s: the command sends the list again (3 sends by default)
+/// and prints it; `--attempts 1` fails on the first. Against a real server
+/// that fails on cue.
+#[test]
+fn a_transient_503_is_sent_again_and_attempts_1_turns_that_off() {
+    let unavailable =
+        answer(503).with_body(r#"{"code":"service_unavailable","message":"storage unreachable","status":503}"#);
+    let script = || vec![unavailable.clone(), unavailable.clone(), answer(200).with_body("[]")];
+    let run = |server: &ScriptedServer, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_petstore"))
+            .env("PETSTORE_API_KEY", "psk_1_0123456789abcdef")
+            .args(["--base-url", &server.url, "--api", "v1"])
+            .args(extra)
+            .args(["orders", "list"])
+            .output()
+            .unwrap()
+    };
+
+    let server = ScriptedServer::start(script());
+    let retried = run(&server, &[]);
+    assert!(retried.status.success(), "{}", text(&retried.stderr));
+    assert_eq!(text(&retried.stdout).trim(), "[]");
+    assert_eq!(server.requests(), 3);
+
+    let server = ScriptedServer::start(script());
+    let once = run(&server, &["--attempts", "1"]);
+    assert!(!once.status.success());
+    assert!(
+        text(&once.stderr).contains("storage unreachable (service_unavailable, HTTP 503)"),
+        "{}",
+        text(&once.stderr)
+    );
+    assert_eq!(server.requests(), 1);
+}
+
+#[test]
+fn help_states_the_retry_defaults() {
+    let help = Command::new(env!("CARGO_BIN_EXE_petstore"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = text(&help.stdout);
+    assert!(help.contains("--attempts <ATTEMPTS>"), "{help}");
+    assert!(help.contains("Retry-After"), "{help}");
+    assert!(help.contains("[default: 3]"), "{help}");
 }

@@ -117,6 +117,7 @@ pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
     pub(crate) inner: crate::ApiKey,
+    pub(crate) retries: ::api_client_runtime::retries::Retries,
 }
 impl Client {
     /// Create a new client.
@@ -149,6 +150,7 @@ impl Client {
             baseurl: baseurl.to_string(),
             client,
             inner,
+            retries: ::std::default::Default::default(),
         }
     }
 }
@@ -351,6 +353,23 @@ Arguments:
 pub mod prelude {
     #[allow(unused_imports)]
     pub use super::Client;
+}
+impl Client {
+    /// How this client retries a request after a transient failure
+    /// (a refused connection, a timeout, 408, 429, 502, 503, 504;
+    /// `Retry-After` honoured): by default 3 attempts of a request
+    /// that is safe to send twice. `Retries::none()` turns it off.
+    pub fn with_retries(
+        mut self,
+        retries: ::api_client_runtime::retries::Retries,
+    ) -> Self {
+        self.retries = retries;
+        self
+    }
+    /// How this client retries (see [`Client::with_retries`]).
+    pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
+        &self.retries
+    }
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://petstore.example.com/v1";

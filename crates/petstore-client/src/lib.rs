@@ -56,13 +56,23 @@ impl std::fmt::Debug for ApiKey {
     }
 }
 
-/// Adds the key to every request. The generated code requires this impl
-/// (progenitor's `HooksMode::Expected`): without it the crate does not build.
+/// Adds the key to every request, and sends it again after a transient
+/// failure as [`Client::with_retries`] says (by default 3 attempts of a
+/// request that is safe to repeat; `Retries::none()` turns it off). The
+/// generated code requires this impl (progenitor's `HooksMode::Expected`):
+/// without it the crate does not build.
 impl ClientHooks<ApiKey> for Client {
     async fn pre<E>(&self, request: &mut reqwest::Request, _info: &OperationInfo) -> Result<(), Error<E>> {
         authorize(request, self.inner()).map_err(|reason| Error::InvalidRequest(reason.into()))
     }
+
+    async fn exec(&self, request: reqwest::Request, info: &OperationInfo) -> reqwest::Result<reqwest::Response> {
+        api_client_runtime::retries::execute(self.client(), self.retries(), request, info.operation_id).await
+    }
 }
+
+/// How a client retries (`Client::with_retries`).
+pub use api_client_runtime::retries::{Attempt, Outcome, Retries};
 
 /// Sets `Authorization: Bearer <key>`, marked sensitive so that it is not
 /// logged; every version's client sends the key so.

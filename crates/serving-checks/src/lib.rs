@@ -8,7 +8,8 @@
 //! lines written by a clean stop and counted when dropped ([`logs`]), a
 //! request's ids in its line ([`request_ids`]). Each asserts the bound
 //! the README states, and that another client is answered throughout. A
-//! check whose tool is missing fails in CI ([`tools`]).
+//! check whose tool is missing fails in CI ([`tools`]). For clients: a
+//! [`scripted_server`] that fails on cue, for their retries.
 
 pub mod browser;
 pub mod checks;
@@ -17,6 +18,7 @@ pub mod logs;
 pub mod process;
 pub mod raw_http;
 pub mod request_ids;
+pub mod scripted_server;
 pub mod tools;
 
 pub use process::ServedProcess;

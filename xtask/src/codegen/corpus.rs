@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use heck::ToSnakeCase;
 
-use super::corpus_cache;
 use super::document::SpecErrors;
 use super::document::leave_out::{self, LeftOut};
 use super::files::GeneratedFile;
+use super::generation_cache;
 use super::pipeline::generate_per_operation;
 use super::reading::read_list;
 use super::targets::{ClientCredentials, ClientInterface, Target};
@@ -57,6 +57,19 @@ pub struct CorpusSpec {
 }
 
 /// The cache keeps one list; a refusal's reason says it is one.
+/// A left-out operation as one line of the cache: operation, tab, reason.
+fn record(left: &LeftOut) -> String {
+    format!("{}\t{}", left.operation, left.reason.replace(['\n', '\t'], " "))
+}
+
+fn from_record(record: &str) -> Option<LeftOut> {
+    let (operation, reason) = record.split_once('\t')?;
+    Some(LeftOut {
+        operation: operation.to_string(),
+        reason: reason.to_string(),
+    })
+}
+
 fn split_refused(all: Vec<LeftOut>) -> (Vec<LeftOut>, Vec<LeftOut>) {
     all.into_iter()
         .partition(|left| !left.reason.starts_with("refused at "))
@@ -68,7 +81,7 @@ pub fn generate_corpus(root: &Path) -> Result<Vec<CorpusSpec>, String> {
 }
 
 /// [`generate_corpus`], taking from `cache` (a directory) the documents
-/// whose generation is known ([`corpus_cache`]).
+/// whose generation is known ([`generation_cache`]).
 pub fn generate_corpus_cached(root: &Path, cache: Option<&Path>) -> Result<Vec<CorpusSpec>, String> {
     let dir = root.join(CORPUS_DIR);
     let mut files: Vec<String> = std::fs::read_dir(&dir)
@@ -78,63 +91,100 @@ pub fn generate_corpus_cached(root: &Path, cache: Option<&Path>) -> Result<Vec<C
         .filter(|name| !leave_out::is_list(name))
         .collect();
     files.sort();
-    let mut out = Vec::new();
-    for file in files {
-        // A module's name cannot start with a digit (`1password…`).
-        let module = match file.to_snake_case() {
-            name if name.starts_with(|c: char| c.is_ascii_digit()) => format!("doc_{name}"),
-            name => name,
-        };
-        let text = std::fs::read_to_string(dir.join(&file)).map_err(|e| format!("cannot read {file}: {e}"))?;
-        let target = Target {
-            spec: Cow::Owned(format!("{CORPUS_DIR}/{file}")),
-            client: Cow::Owned(format!(
-                "{}/src/specs/{module}/client.rs",
-                shard_crate(shard_of(&file)).0
-            )),
-            mocks: None,
-            client_module: "crate",
-            server: Cow::Owned(format!("{}/src/specs/{module}/api.rs", shard_crate(shard_of(&file)).0)),
-            credentials: ClientCredentials::Generated,
-            interface: ClientInterface::Positional,
-        };
-        // A panic anywhere in the generators would be ours: it must never
-        // happen, and the corpus test says which document caused it.
-        let list = read_list(root, &target.spec)?;
-        let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
-        let key = corpus_cache::key(&file, &text, list.map(|(_, text)| text));
-        if let Some((files, all)) = cache.and_then(|dir| corpus_cache::load(dir, root, &module, &key)) {
-            let (left_out, refused) = split_refused(all);
-            out.push(CorpusSpec {
-                file,
-                module,
-                outcome: Ok(files),
-                left_out,
-                refused,
-            });
-            continue;
-        }
-        let outcome = std::panic::catch_unwind(|| generate_per_operation(&target, &text, list))
-            .map_err(|_| format!("the generator panicked on {file}"))?;
-        let (outcome, left_out, refused) = match outcome {
-            Ok(generated) => {
-                if let Some(dir) = cache {
-                    let all: Vec<LeftOut> = generated.left_out.iter().chain(&generated.refused).cloned().collect();
-                    corpus_cache::store(dir, &module, &key, &generated.files, &all);
-                }
-                (Ok(generated.files), generated.left_out, generated.refused)
-            }
-            Err(errors) => (Err(errors), Vec::new(), Vec::new()),
-        };
-        out.push(CorpusSpec {
+    // Documents are independent: on every core, a share of them each (a
+    // share by turns, so that the large ones spread), put back in order.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut generated: Vec<(usize, Result<CorpusSpec, String>)> = std::thread::scope(|scope| {
+        let shares: Vec<_> = (0..threads)
+            .map(|share| {
+                let files = &files;
+                scope.spawn(move || {
+                    files
+                        .iter()
+                        .enumerate()
+                        .skip(share)
+                        .step_by(threads)
+                        .map(|(index, file)| (index, generate_document(root, cache, file)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        shares
+            .into_iter()
+            .flat_map(|share| share.join().expect("a document's generation does not panic"))
+            .collect()
+    });
+    generated.sort_by_key(|(index, _)| *index);
+    generated.into_iter().map(|(_, spec)| spec).collect()
+}
+
+/// One document of the corpus: taken from `cache` when its generation is
+/// known there, or else generated (and remembered).
+fn generate_document(root: &Path, cache: Option<&Path>, file: &str) -> Result<CorpusSpec, String> {
+    let file = file.to_string();
+    let dir = root.join(CORPUS_DIR);
+    // A module's name cannot start with a digit (`1password…`).
+    let module = match file.to_snake_case() {
+        name if name.starts_with(|c: char| c.is_ascii_digit()) => format!("doc_{name}"),
+        name => name,
+    };
+    let text = std::fs::read_to_string(dir.join(&file)).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let target = Target {
+        spec: Cow::Owned(format!("{CORPUS_DIR}/{file}")),
+        client: Cow::Owned(format!(
+            "{}/src/specs/{module}/client.rs",
+            shard_crate(shard_of(&file)).0
+        )),
+        mocks: None,
+        client_module: "crate",
+        server: Cow::Owned(format!("{}/src/specs/{module}/api.rs", shard_crate(shard_of(&file)).0)),
+        credentials: ClientCredentials::Generated,
+        interface: ClientInterface::Positional,
+    };
+    let list = read_list(root, &target.spec)?;
+    let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
+    let key = generation_cache::key(&file, &text, list.map(|(_, text)| text));
+    let cache = cache.map(|dir| dir.join("corpus"));
+    let known = cache
+        .as_deref()
+        .and_then(|dir| generation_cache::load(dir, root, &module, &key));
+    if let Some((files, records)) = known {
+        let all = records.iter().filter_map(|record| from_record(record)).collect();
+        let (left_out, refused) = split_refused(all);
+        return Ok(CorpusSpec {
             file,
             module,
-            outcome,
+            outcome: Ok(files),
             left_out,
             refused,
         });
     }
-    Ok(out)
+    // A panic anywhere in the generators would be ours: it must never
+    // happen, and the corpus test says which document caused it.
+    let outcome = std::panic::catch_unwind(|| generate_per_operation(&target, &text, list))
+        .map_err(|_| format!("the generator panicked on {file}"))?;
+    let (outcome, left_out, refused) = match outcome {
+        Ok(generated) => {
+            if let Some(dir) = &cache {
+                let all: Vec<String> = generated
+                    .left_out
+                    .iter()
+                    .chain(&generated.refused)
+                    .map(record)
+                    .collect();
+                generation_cache::store(dir, &module, &key, &generated.files, &all);
+            }
+            (Ok(generated.files), generated.left_out, generated.refused)
+        }
+        Err(errors) => (Err(errors), Vec::new(), Vec::new()),
+    };
+    Ok(CorpusSpec {
+        file,
+        module,
+        outcome,
+        left_out,
+        refused,
+    })
 }
 
 /// The corpus's files: each generated document's contract and client in

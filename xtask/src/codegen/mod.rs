@@ -9,13 +9,13 @@
 mod bisect;
 pub mod client_gen;
 pub mod corpus;
-pub mod corpus_cache;
 pub mod dependencies;
 pub mod designer_targets;
 mod discriminator;
 mod doc_code_blocks;
 pub mod document;
 mod files;
+pub mod generation_cache;
 mod no_panic;
 pub mod patterns;
 pub mod pipeline;
@@ -49,12 +49,12 @@ pub fn generate_workspace(root: &Path) -> Result<Vec<GeneratedFile>, String> {
 }
 
 /// [`generate_workspace`], and a line for each operation a leave-out list
-/// left out (`spec: METHOD /path (id): reason`); the corpus's documents
-/// are taken from `corpus_cache` (a directory) where their generation is
-/// known.
+/// left out (`spec: METHOD /path (id): reason`); a target or corpus
+/// document is taken from `cache` (a directory, [`generation_cache`])
+/// where its generation is known.
 pub fn generate_workspace_noting(
     root: &Path,
-    corpus_cache: Option<&Path>,
+    cache: Option<&Path>,
 ) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
     // Each target, and the corpus, on a thread of its own: on a designer's
     // machine a warm run takes as long as its slowest target.
@@ -65,9 +65,9 @@ pub fn generate_workspace_noting(
         let targets: Vec<_> = TARGETS
             .iter()
             .chain(&designer)
-            .map(|target| scope.spawn(move || generate_target_at(root, target)))
+            .map(|target| scope.spawn(move || generate_target_cached(root, target, cache)))
             .collect();
-        let corpus = corpus::generate_corpus_cached(root, corpus_cache);
+        let corpus = corpus::generate_corpus_cached(root, cache);
         let targets: Vec<_> = targets
             .into_iter()
             .map(|t| t.join().expect("a target's generation does not panic"))
@@ -102,13 +102,47 @@ pub fn generate_workspace_noting(
 /// One target's files from its spec under `root`, operation by
 /// operation, with a line for each operation its leave-out list left
 /// out, each the generator refused, and the summary; an error names the
-/// spec.
-fn generate_target_at(root: &Path, target: &Target) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
+/// spec. Taken from `cache` when its generation is known there.
+fn generate_target_cached(
+    root: &Path,
+    target: &Target,
+    cache: Option<&Path>,
+) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
     let path = root.join(&*target.spec);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let list = read_list(root, &target.spec)?;
     let list = list.as_ref().map(|(path, text)| (path.as_str(), text.as_str()));
-    let generated = generate_per_operation(target, &text, list).map_err(|e| format!("{}: {e}", target.spec))?;
+    let Some(dir) = cache.map(|dir| dir.join("targets")) else {
+        return generate_target_at(target, &text, list);
+    };
+    // Where its files go and how its client looks are part of what it
+    // generates: another target of the same spec is another entry.
+    let identity = format!(
+        "{} {} {:?} {} {} {:?} {:?}",
+        target.spec,
+        target.client,
+        target.mocks,
+        target.client_module,
+        target.server,
+        target.credentials,
+        target.interface
+    );
+    let name = target.spec.replace(['/', '\\', '.'], "_") + "__" + &target.server.replace(['/', '\\', '.'], "_");
+    let key = generation_cache::key(&identity, &text, list.map(|(_, text)| text));
+    if let Some(known) = generation_cache::load(&dir, root, &name, &key) {
+        return Ok(known);
+    }
+    let (files, notes) = generate_target_at(target, &text, list)?;
+    generation_cache::store(&dir, &name, &key, &files, &notes);
+    Ok((files, notes))
+}
+
+fn generate_target_at(
+    target: &Target,
+    text: &str,
+    list: Option<(&str, &str)>,
+) -> Result<(Vec<GeneratedFile>, Vec<String>), String> {
+    let generated = generate_per_operation(target, text, list).map_err(|e| format!("{}: {e}", target.spec))?;
     let mut notes: Vec<String> = generated
         .left_out
         .iter()

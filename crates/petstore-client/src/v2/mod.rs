@@ -40,10 +40,14 @@ use progenitor_client::{ClientHooks, OperationInfo};
 
 use crate::ApiKey;
 
-/// Adds the key to every request, as version 1's client does (progenitor's
-/// `HooksMode::Expected` requires this impl).
+/// Adds the key to every request and retries, as version 1's client does
+/// (progenitor's `HooksMode::Expected` requires this impl).
 impl ClientHooks<ApiKey> for Client {
     async fn pre<E>(&self, request: &mut reqwest::Request, _info: &OperationInfo) -> Result<(), Error<E>> {
         crate::authorize(request, self.inner()).map_err(|reason| Error::InvalidRequest(reason.into()))
+    }
+
+    async fn exec(&self, request: reqwest::Request, info: &OperationInfo) -> reqwest::Result<reqwest::Response> {
+        api_client_runtime::retries::execute(self.client(), self.retries(), request, info.operation_id).await
     }
 }

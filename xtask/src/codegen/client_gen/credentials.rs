@@ -182,7 +182,7 @@ pub fn credentials(spec: &Spec) -> TokenStream {
         }
 
         /// Sends each request's credentials (progenitor's
-        /// `HooksMode::Expected` asks for this impl).
+        /// `HooksMode::Expected` asks for this impl), and retries.
         impl progenitor_client::ClientHooks<Credentials> for Client {
             async fn pre<E>(
                 &self,
@@ -192,6 +192,22 @@ pub fn credentials(spec: &Spec) -> TokenStream {
                 progenitor_client::ClientInfo::inner(self)
                     .authorize(&info.operation_id, request)
                     .map_err(progenitor_client::Error::InvalidRequest)
+            }
+
+            /// Sends the request, again after a transient failure as the
+            /// client's [`Client::retries`] say.
+            async fn exec(
+                &self,
+                request: reqwest::Request,
+                info: &progenitor_client::OperationInfo,
+            ) -> reqwest::Result<reqwest::Response> {
+                ::api_client_runtime::retries::execute(
+                    progenitor_client::ClientInfo::client(self),
+                    &self.retries,
+                    request,
+                    info.operation_id,
+                )
+                .await
             }
         }
     }

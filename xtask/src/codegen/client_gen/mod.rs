@@ -2,7 +2,8 @@
 //! not emit on its own (`#[deprecated]` on deprecated operations, the
 //! spec's servers as constants, date-times in paths and headers written
 //! as RFC 3339, forms with lists and objects, cookie parameters, query
-//! objects in the styles progenitor does not write, and the credentials).
+//! objects in the styles progenitor does not write, the credentials, and
+//! retries).
 
 mod cookies;
 mod credentials;
@@ -19,6 +20,7 @@ mod pages;
 mod panics;
 mod parameter_values;
 mod query_objects;
+mod retries;
 mod servers;
 mod wire_names;
 
@@ -109,6 +111,7 @@ pub fn generate(
     event_streams::add_item_streams(spec, &mut file, interface)?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
     syn::visit_mut::VisitMut::visit_file_mut(&mut ListItemsIndented, &mut file);
+    retries::add_retries(&mut file);
     file.items.extend(server_constants(spec));
     file.items.push(left_out_of_the_client(spec));
     Ok(file)

@@ -797,6 +797,7 @@ pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
     pub(crate) inner: Credentials,
+    pub(crate) retries: ::api_client_runtime::retries::Retries,
 }
 impl Client {
     /// Create a new client.
@@ -829,6 +830,7 @@ impl Client {
             baseurl: baseurl.to_string(),
             client,
             inner,
+            retries: ::std::default::Default::default(),
         }
     }
 }
@@ -1479,7 +1481,7 @@ impl Credentials {
     }
 }
 /// Sends each request's credentials (progenitor's
-/// `HooksMode::Expected` asks for this impl).
+/// `HooksMode::Expected` asks for this impl), and retries.
 impl progenitor_client::ClientHooks<Credentials> for Client {
     async fn pre<E>(
         &self,
@@ -1489,6 +1491,38 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
         progenitor_client::ClientInfo::inner(self)
             .authorize(&info.operation_id, request)
             .map_err(progenitor_client::Error::InvalidRequest)
+    }
+    /// Sends the request, again after a transient failure as the
+    /// client's [`Client::retries`] say.
+    async fn exec(
+        &self,
+        request: reqwest::Request,
+        info: &progenitor_client::OperationInfo,
+    ) -> reqwest::Result<reqwest::Response> {
+        ::api_client_runtime::retries::execute(
+                progenitor_client::ClientInfo::client(self),
+                &self.retries,
+                request,
+                info.operation_id,
+            )
+            .await
+    }
+}
+impl Client {
+    /// How this client retries a request after a transient failure
+    /// (a refused connection, a timeout, 408, 429, 502, 503, 504;
+    /// `Retry-After` honoured): by default 3 attempts of a request
+    /// that is safe to send twice. `Retries::none()` turns it off.
+    pub fn with_retries(
+        mut self,
+        retries: ::api_client_runtime::retries::Retries,
+    ) -> Self {
+        self.retries = retries;
+        self
+    }
+    /// How this client retries (see [`Client::with_retries`]).
+    pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
+        &self.retries
     }
 }
 ///The server 0 base URL, from the spec's `servers`.

@@ -1,7 +1,8 @@
-//! The corpus, generated once per generator: a designer's warm `cargo
-//! xtask generate` must stay quick (under half a second for our specs),
-//! and the corpus's 29 documents, which a spec edit does not touch, would
-//! take most of it. A document whose text, leave-out list and generator
+//! Generations remembered: a designer's warm `cargo xtask generate` must
+//! stay under half a second, and the documents a spec edit does not touch
+//! (the other targets, the designers' crates, the corpus's documents)
+//! would take nearly all of it. A document whose text, leave-out list,
+//! target (where its files go and how its client looks) and generator
 //! (the xtask executable) are the ones of the last run, and whose
 //! committed files are byte for byte what that run generated, is taken
 //! from those files. Anything else is generated again. `cargo xtask
@@ -11,23 +12,23 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use super::document::leave_out::LeftOut;
 use super::files::GeneratedFile;
 
-/// Where the cache lives: under cargo's target directory.
+/// Where the cache lives: under cargo's target directory, a folder for
+/// the corpus's documents and one for the targets.
 pub fn cache_dir(root: &Path) -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"));
-    target.join("xtask-cache").join("corpus")
+    target.join("xtask-cache")
 }
 
-/// What identifies one document's generation: its inputs and the
-/// generator that read them.
-pub fn key(file: &str, text: &str, list: Option<&str>) -> String {
+/// What identifies one document's generation: where and how it is
+/// generated (`identity`), its inputs, and the generator that read them.
+pub fn key(identity: &str, text: &str, list: Option<&str>) -> String {
     let mut hasher = DefaultHasher::new();
     generator_identity().hash(&mut hasher);
-    (file, text, list).hash(&mut hasher);
+    (identity, text, list).hash(&mut hasher);
     format!("{:016x}", hasher.finish())
 }
 
@@ -46,27 +47,22 @@ fn files_hash(files: &[(PathBuf, String)]) -> String {
     format!("{:016x}", hasher.finish())
 }
 
-/// The files and left-out operations of the last run, when `key` is
-/// its key and the committed files are still what it generated.
-pub fn load(dir: &Path, root: &Path, module: &str, key: &str) -> Option<(Vec<GeneratedFile>, Vec<LeftOut>)> {
-    let entry = std::fs::read_to_string(dir.join(module)).ok()?;
+/// The files and records (lines the caller wrote: left-out operations,
+/// notes) of the last run, when `key` is its key and the committed files
+/// are still what it generated.
+pub fn load(dir: &Path, root: &Path, name: &str, key: &str) -> Option<(Vec<GeneratedFile>, Vec<String>)> {
+    let entry = std::fs::read_to_string(dir.join(name)).ok()?;
     let mut lines = entry.lines();
     if lines.next()? != key {
         return None;
     }
     let output = lines.next()?.to_string();
     let mut paths = Vec::new();
-    let mut left_out = Vec::new();
+    let mut records = Vec::new();
     for line in lines {
         match line.split_once('\t') {
             Some(("file", path)) => paths.push(PathBuf::from(path)),
-            Some(("left", rest)) => {
-                let (operation, reason) = rest.split_once('\t')?;
-                left_out.push(LeftOut {
-                    operation: operation.to_string(),
-                    reason: reason.to_string(),
-                });
-            }
+            Some(("record", record)) => records.push(record.to_string()),
             _ => return None,
         }
     }
@@ -79,27 +75,23 @@ pub fn load(dir: &Path, root: &Path, module: &str, key: &str) -> Option<(Vec<Gen
             .into_iter()
             .map(|(path, contents)| GeneratedFile { path, contents })
             .collect();
-        (files, left_out)
+        (files, records)
     })
 }
 
-/// Remembers what `key` generated. A cache that cannot be written only
-/// costs time.
-pub fn store(dir: &Path, module: &str, key: &str, files: &[GeneratedFile], left_out: &[LeftOut]) {
+/// Remembers what `key` generated, and the caller's records (one line
+/// each). A cache that cannot be written only costs time.
+pub fn store(dir: &Path, name: &str, key: &str, files: &[GeneratedFile], records: &[String]) {
     let pairs: Vec<(PathBuf, String)> = files.iter().map(|f| (f.path.clone(), f.contents.clone())).collect();
     let mut entry = format!("{key}\n{}\n", files_hash(&pairs));
     for file in files {
         entry.push_str(&format!("file\t{}\n", file.path.display()));
     }
-    for left in left_out {
-        entry.push_str(&format!(
-            "left\t{}\t{}\n",
-            left.operation,
-            left.reason.replace(['\n', '\t'], " ")
-        ));
+    for record in records {
+        entry.push_str(&format!("record\t{}\n", record.replace('\n', " ")));
     }
     if std::fs::create_dir_all(dir).is_ok() {
-        let _ = std::fs::write(dir.join(module), entry);
+        let _ = std::fs::write(dir.join(name), entry);
     }
 }
 
@@ -108,7 +100,7 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-corpus-cache-{name}-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("xtask-generation-cache-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
@@ -124,10 +116,7 @@ mod tests {
         }];
         std::fs::create_dir_all(root.join("specs/a")).unwrap();
         std::fs::write(root.join("specs/a/api.rs"), &files[0].contents).unwrap();
-        let left = vec![LeftOut {
-            operation: "GET /x (x)".into(),
-            reason: "not yet".into(),
-        }];
+        let left = vec!["GET /x (x)\tnot yet".to_string()];
         let key = key("a.yaml", "openapi: 3.0.3", None);
         store(&cache, "a", &key, &files, &left);
 
