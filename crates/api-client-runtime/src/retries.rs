@@ -9,7 +9,8 @@
 //! 4xx says the request is wrong, and a POST without a key may have been
 //! done once already. The wait is the server's `Retry-After` (seconds or
 //! an HTTP date) when it sends one, up to a cap, or else an exponential
-//! backoff with jitter; attempts and the total time are bounded.
+//! backoff with jitter; attempts and the total time are bounded, and a
+//! deadline, when set, cuts the request short.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -29,6 +30,7 @@ pub struct Retries {
     max_backoff: Duration,
     max_retry_after: Duration,
     budget: Duration,
+    deadline: Option<Duration>,
     observer: Option<Observer>,
 }
 
@@ -40,6 +42,7 @@ impl Default for Retries {
             max_backoff: Duration::from_secs(8),
             max_retry_after: Duration::from_secs(60),
             budget: Duration::from_secs(120),
+            deadline: None,
             observer: None,
         }
     }
@@ -53,6 +56,7 @@ impl std::fmt::Debug for Retries {
             .field("max_backoff", &self.max_backoff)
             .field("max_retry_after", &self.max_retry_after)
             .field("budget", &self.budget)
+            .field("deadline", &self.deadline)
             .field("observer", &self.observer.as_ref().map(|_| "Fn(&Attempt)"))
             .finish()
     }
@@ -93,6 +97,19 @@ impl Retries {
         self
     }
 
+    /// The longest a request may take, every attempt and wait included,
+    /// cut short if need be: each attempt's timeout is what is left of it
+    /// (so a deadline longer than the client's own timeout, 15 s for a
+    /// client made by `Client::new`, lets an attempt run longer). A request
+    /// past it fails with reqwest's timeout error (`is_timeout()`, "operation
+    /// timed out"). None by default: the client's timeout bounds each
+    /// attempt, and [`Retries::budget`] the retries. For one request, set it
+    /// on a clone of the client (a clone shares its connections).
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
     /// Called after each attempt with what it met and whether another
     /// follows (for logs, metrics or tests).
     pub fn on_attempt(mut self, observer: impl Fn(&Attempt<'_>) + Send + Sync + 'static) -> Self {
@@ -115,7 +132,8 @@ impl Retries {
             Some(asked) => asked,
             None => self.backoff_before(number + 1),
         };
-        (elapsed + wait <= self.budget).then_some(wait)
+        let bound = self.deadline.map_or(self.budget, |deadline| deadline.min(self.budget));
+        (elapsed + wait <= bound).then_some(wait)
     }
 
     /// Exponential backoff with "equal jitter": between half and all of
@@ -215,6 +233,9 @@ pub async fn execute(
     let mut request = request;
     let mut number = 1;
     loop {
+        if let Some(deadline) = retries.deadline {
+            *request.timeout_mut() = Some(deadline.saturating_sub(started.elapsed()));
+        }
         let copy = match repeatable && number < retries.attempts {
             true => request.try_clone(),
             false => None,

@@ -16,6 +16,8 @@ pub struct Answer {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: String,
+    /// How long the server waits before it answers.
+    pub delay: std::time::Duration,
 }
 
 /// An answer with this status and `{}` as its body.
@@ -24,6 +26,7 @@ pub fn answer(status: u16) -> Answer {
         status,
         headers: Vec::new(),
         body: "{}".into(),
+        delay: std::time::Duration::ZERO,
     }
 }
 
@@ -35,6 +38,12 @@ impl Answer {
 
     pub fn with_body(mut self, body: impl Into<String>) -> Self {
         self.body = body.into();
+        self
+    }
+
+    /// Answers only after `delay` (a slow server, for deadlines).
+    pub fn after(mut self, delay: std::time::Duration) -> Self {
+        self.delay = delay;
         self
     }
 }
@@ -58,6 +67,9 @@ impl ScriptedServer {
                 let Ok(mut stream) = stream else { continue };
                 log.lock().unwrap().push(read_request(&mut stream));
                 let answer = &script[index.min(script.len() - 1)];
+                // A slow answer holds the next connection back: the script
+                // is one client's, one request at a time.
+                std::thread::sleep(answer.delay);
                 let mut head = format!(
                     "HTTP/1.1 {} Scripted\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n",
                     answer.status,

@@ -12,6 +12,7 @@ use heck::ToSnakeCase;
 
 use super::document::SpecErrors;
 use super::document::leave_out::{self, LeftOut};
+use super::every_core::map_on_every_core;
 use super::files::GeneratedFile;
 use super::generation_cache;
 use super::pipeline::generate_per_operation;
@@ -91,31 +92,10 @@ pub fn generate_corpus_cached(root: &Path, cache: Option<&Path>) -> Result<Vec<C
         .filter(|name| !leave_out::is_list(name))
         .collect();
     files.sort();
-    // Documents are independent: on every core, a share of them each (a
-    // share by turns, so that the large ones spread), put back in order.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut generated: Vec<(usize, Result<CorpusSpec, String>)> = std::thread::scope(|scope| {
-        let shares: Vec<_> = (0..threads)
-            .map(|share| {
-                let files = &files;
-                scope.spawn(move || {
-                    files
-                        .iter()
-                        .enumerate()
-                        .skip(share)
-                        .step_by(threads)
-                        .map(|(index, file)| (index, generate_document(root, cache, file)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        shares
-            .into_iter()
-            .flat_map(|share| share.join().expect("a document's generation does not panic"))
-            .collect()
-    });
-    generated.sort_by_key(|(index, _)| *index);
-    generated.into_iter().map(|(_, spec)| spec).collect()
+    // Documents are independent: generated on every core.
+    map_on_every_core(&files, |file| generate_document(root, cache, file))
+        .into_iter()
+        .collect()
 }
 
 /// One document of the corpus: taken from `cache` when its generation is

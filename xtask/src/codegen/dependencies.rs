@@ -10,6 +10,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::every_core::map_on_every_core;
 use super::files::GeneratedFile;
 
 /// The crates generated code names by path: the name it is used by, and
@@ -47,28 +48,12 @@ pub struct Missing {
 /// The manifests under `root` of the crates `files` are generated into
 /// that lack a crate the files use.
 pub fn missing(root: &Path, files: &[GeneratedFile]) -> Vec<Missing> {
-    // Every generated line is read: on every core, a share of the files each.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let per_thread = files.len().div_ceil(threads).max(1);
-    let scanned: Vec<(PathBuf, BTreeSet<&'static str>)> = std::thread::scope(|scope| {
-        let shares: Vec<_> = files
-            .chunks(per_thread)
-            .map(|share| {
-                scope.spawn(move || {
-                    share
-                        .iter()
-                        .filter_map(|file| Some((manifest_of(root, &file.path)?, used_packages(&file.contents))))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        shares
-            .into_iter()
-            .flat_map(|share| share.join().expect("reading paths does not panic"))
-            .collect()
+    // Every generated line is read: on every core.
+    let scanned = map_on_every_core(files, |file| {
+        manifest_of(root, &file.path).map(|manifest| (manifest, used_packages(&file.contents)))
     });
     let mut used: std::collections::BTreeMap<PathBuf, BTreeSet<&'static str>> = Default::default();
-    for (manifest, packages) in scanned {
+    for (manifest, packages) in scanned.into_iter().flatten() {
         used.entry(manifest).or_default().extend(packages);
     }
     let mut out = Vec::new();

@@ -14,6 +14,7 @@ pub mod designer_targets;
 mod discriminator;
 mod doc_code_blocks;
 pub mod document;
+mod every_core;
 mod files;
 pub mod generation_cache;
 mod no_panic;

@@ -179,3 +179,21 @@ async fn none_sends_each_request_once() {
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(server.requests(), 1);
 }
+
+#[tokio::test]
+async fn a_deadline_cuts_a_slow_request_short_with_a_timeout_error() {
+    let server = ScriptedServer::start(vec![answer(200).after(Duration::from_secs(3))]);
+    let (retries, seen) = quick();
+    let started = Instant::now();
+    let error = send(
+        &retries.deadline(Duration::from_millis(300)),
+        request(Method::GET, &server.url),
+    )
+    .await
+    .unwrap_err();
+    assert!(error.is_timeout(), "{error}");
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    // Timed out, and no time left for another attempt.
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.as_slice(), [(Outcome::TimedOut, None)]);
+}
