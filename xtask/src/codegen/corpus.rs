@@ -57,7 +57,6 @@ pub struct CorpusSpec {
     pub refused: Vec<LeftOut>,
 }
 
-/// The cache keeps one list; a refusal's reason says it is one.
 /// A left-out operation as one line of the cache: operation, tab, reason.
 fn record(left: &LeftOut) -> String {
     format!("{}\t{}", left.operation, left.reason.replace(['\n', '\t'], " "))
@@ -71,6 +70,7 @@ fn from_record(record: &str) -> Option<LeftOut> {
     })
 }
 
+/// The cache keeps one list; a refusal's reason says it is one.
 fn split_refused(all: Vec<LeftOut>) -> (Vec<LeftOut>, Vec<LeftOut>) {
     all.into_iter()
         .partition(|left| !left.reason.starts_with("refused at "))
