@@ -22,6 +22,7 @@ pub mod patterns;
 pub mod pipeline;
 mod reading;
 mod references;
+mod rust_items;
 pub mod schema;
 pub mod server_gen;
 pub mod targets;

@@ -9,6 +9,7 @@ use super::document::leave_out::LeftOut;
 use super::document::{self, Refusals, SpecErrors};
 use super::files::{GeneratedFile, render};
 use super::reading::{Read, apply_list, document_json};
+use super::rust_items::{RenderedItems, empty_file};
 use super::targets::{TARGETS, Target};
 use super::{client_gen, server_gen, until_generated, webhooks};
 
@@ -167,7 +168,12 @@ fn generate_text(
         }
     }
     let document = document_json(read.served.as_deref().unwrap_or(text))?;
-    let render = |file: &syn::File, refused: &[LeftOut]| render(&target.spec, list_path, left_out, refused, file);
+    let render = |body: &str, refused: &[LeftOut]| render(&target.spec, list_path, left_out, refused, body);
+    let text_of = |file: syn::File| {
+        let mut rendered = RenderedItems::new();
+        rendered.push_file(file);
+        rendered.into_text()
+    };
     let client = || -> Result<(String, Option<String>), SpecErrors> {
         let mut refusals = Refusals::default();
         let client = refusals.note_all(client_gen::generate(&spec, target.credentials, target.interface));
@@ -181,19 +187,29 @@ fn generate_text(
             None => None,
         };
         refusals.finish(())?;
-        let mocks = mocks.as_ref().map(|mocks| render(mocks, refused));
-        Ok((render(&client.expect("refused above"), refused), mocks))
+        let mocks = mocks.map(|mocks| render(&text_of(mocks), refused));
+        Ok((render(&text_of(client.expect("refused above")), refused), mocks))
     };
-    // The server contract, and its webhooks' beside it, whose refusals
-    // its header names too.
+    // The server contract, rendered part by part, and its webhooks'
+    // beside it, whose refusals its header names too.
     let server = || {
-        server_gen::generate(&spec, &document, None).map(|mut server| {
-            let webhooks = webhooks::module(text, &server);
+        let receiver = webhooks::receiver(text);
+        let mut server = match receiver {
+            Some(_) => RenderedItems::keeping(webhooks::shared_with_receiver),
+            None => RenderedItems::new(),
+        };
+        server_gen::generate(&spec, &document, None, &mut server).map(|()| {
+            let webhooks = receiver.map(|receiver| webhooks::module(&receiver, server.kept()));
             let webhooks_refused = webhooks.as_ref().map(|m| m.refused.clone()).unwrap_or_default();
             let count = webhooks.as_ref().map_or(0, |m| m.operations);
-            server.items.extend(webhooks.and_then(|m| m.item));
+            if let Some(item) = webhooks.and_then(|m| m.item) {
+                server.push_file(syn::File {
+                    items: vec![item],
+                    ..empty_file()
+                });
+            }
             let all: Vec<LeftOut> = refused.iter().chain(&webhooks_refused).cloned().collect();
-            (render(&server, &all), webhooks_refused, count)
+            (render(&server.into_text(), &all), webhooks_refused, count)
         })
     };
     // The client (progenitor) and the server are generated side by side:

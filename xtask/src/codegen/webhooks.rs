@@ -18,6 +18,7 @@ use super::document::leave_out::LeftOut;
 use super::document::webhooks::Origin;
 use super::document::{self, SpecErrors};
 use super::reading::document_json;
+use super::rust_items::empty_file;
 use super::server_gen;
 use super::until_generated::until_generated;
 
@@ -30,12 +31,28 @@ pub(super) struct Module {
     pub(super) operations: usize,
 }
 
-/// The webhooks module of the contract generated from `text` (the
-/// document's 3.0 text) as `contract`; `None` when the document has no
-/// webhook and no callback.
-pub(super) fn module(text: &str, contract: &syn::File) -> Option<Module> {
+/// The receiver's document of `text` (the document's 3.0 text); `None`
+/// when the document has no webhook and no callback.
+pub(super) fn receiver(text: &str) -> Option<document::webhooks::ReceiverDocument> {
     let document: serde_norway::Value = serde_norway::from_str(text).ok()?;
-    let receiver = document::webhooks::receiver_document(&document)?;
+    document::webhooks::receiver_document(&document)
+}
+
+/// The items of the contract a receiver's module shares
+/// ([`share_types`], [`share_components`]): the `types` module, impls
+/// and `COMPONENTS`. The module is given these alone.
+pub(super) fn shared_with_receiver(item: &syn::Item) -> bool {
+    match item {
+        syn::Item::Mod(module) => module.ident == "types",
+        syn::Item::Impl(_) => true,
+        syn::Item::Static(s) => s.ident == "COMPONENTS",
+        _ => false,
+    }
+}
+
+/// The webhooks module of `receiver`, beside the contract whose items
+/// [`shared_with_receiver`] are `contract`.
+pub(super) fn module(receiver: &document::webhooks::ReceiverDocument, contract: &syn::File) -> Module {
     let origins = &receiver.origins;
     // Mistakes in a webhook are read as they are in a path.
     let (mut text, _) = document::tolerate::tolerate(&receiver.text);
@@ -52,7 +69,8 @@ pub(super) fn module(text: &str, contract: &syn::File) -> Option<Module> {
             spec.degraded = server_gen::untypable_components(&spec);
             spec.degraded_inline = degraded.clone();
             let document = document_json(text)?;
-            server_gen::generate(&spec, &document, Some(origins))
+            let mut file = empty_file();
+            server_gen::generate(&spec, &document, Some(origins), &mut file).map(|()| file)
         },
     );
     let mut refused: Vec<LeftOut> = refused.into_iter().map(|left| at_origin(left, origins)).collect();
@@ -82,11 +100,11 @@ pub(super) fn module(text: &str, contract: &syn::File) -> Option<Module> {
         Some(_) => total - refused.len(),
         None => 0,
     };
-    Some(Module {
+    Module {
         item,
         refused,
         operations,
-    })
+    }
 }
 
 /// How many operations the receiver's document has.

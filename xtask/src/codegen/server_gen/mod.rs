@@ -42,6 +42,7 @@ use quote::{format_ident, quote};
 
 use crate::codegen::document::webhooks::Origin;
 use crate::codegen::document::{self, Refusals, Spec, SpecError, SpecErrors, document_path};
+use crate::codegen::rust_items::Items;
 
 use self::adapter::adapter;
 use self::context::{Context, type_prefix};
@@ -57,8 +58,9 @@ use self::types::{ErrorObject, Types, error_object};
 
 /// `document` is the spec as JSON, served by the server as it was written.
 /// `sends`: the spec is a receiver's (its webhooks and callbacks, from
-/// where each path comes), and gets a sender beside its contract.
-pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result<syn::File, SpecErrors> {
+/// where each path comes), and gets a sender beside its contract. The
+/// contract's items go to `out`, part by part.
+pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>, out: &mut impl Items) -> Result<(), SpecErrors> {
     let base_path = document::mount_path(spec);
     let document_path = format!("{base_path}{}", document_path(&spec.api));
     let error = error_object(spec)?;
@@ -89,30 +91,72 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
         op.routed = api_shared::routes::served_by_dispatch(&op.method.to_string(), &op.http_path, route);
     }
 
+    let sender = sends.map(|origins| sender::sender(&operations, origins, &mut names));
+    let version = &spec.api.info.version;
+    let invalid = |e: syn::Error| -> SpecErrors {
+        SpecError::new("document", format!("the server generator emitted invalid Rust: {e}")).into()
+    };
+
+    // Part by part, so that a large document's whole syntax tree is never
+    // held at once ([`Items`]); each operation's parts are parts of their
+    // own.
     let type_tokens = types.tokens();
-    let schema_tokens = schemas.tokens();
-    let tables = operations.iter().map(|op| operation_table(op, &error));
+    out.push(quote! {
+        use crate::runtime;
+
+        /// Types from the spec's schemas (typify).
+        #[allow(clippy::all)]
+        pub mod types {
+            #type_tokens
+        }
+
+        /// The path the spec's `servers` share; every endpoint is served under it.
+        pub const BASE_PATH: &str = #base_path;
+
+        /// The spec's `info.version`.
+        pub const API_VERSION: &str = #version;
+
+        /// The OpenAPI document this code was generated from, as JSON. The
+        /// server serves it (unauthenticated, outside the contract) at
+        /// `#document_path`.
+        pub const OPENAPI_DOCUMENT: &str = #document;
+    })
+    .map_err(invalid)?;
+    drop(type_tokens);
+    schemas.push_into(out).map_err(invalid)?;
+    if let Some(error_impls) = error_impls::error_impls(&error) {
+        out.push(error_impls).map_err(invalid)?;
+    }
+    for op in &operations {
+        out.push(operation_table(op, &error)).map_err(invalid)?;
+    }
     let tables_list = operations.iter().map(|op| &op.table);
-    let parameter_structs = operations.iter().map(parameter_structs);
-    let response_enums = operations.iter().map(response_enum);
-    // An operation the runtime's dispatch serves is not an endpoint of the
-    // API trait, whose description dropshot's router must hold: its
-    // adapter is a function of `StrictServer` alone.
-    let endpoints = operations
-        .iter()
-        .filter(|op| !op.routed)
-        .map(|op| endpoint_decl(op, error_type));
-    let handler_methods = operations.iter().map(handler_method);
-    let adapters = operations
-        .iter()
-        .filter(|op| !op.routed)
-        .map(|op| adapter(op, &operations, error_type, &handlers_trait, &quote!(Self::Context)));
+    out.push(quote! {
+        /// Every operation's table, in the spec's order.
+        pub static OPERATIONS: &[&runtime::Operation] = &[#(&#tables_list),*];
+    })
+    .map_err(invalid)?;
+    for op in &operations {
+        out.push(parameter_structs(op)).map_err(invalid)?;
+    }
+    for op in &operations {
+        out.push(response_enum(op)).map_err(invalid)?;
+    }
+
+    push_traits(
+        out,
+        spec,
+        &operations,
+        error_type,
+        (&api_trait, &handlers_trait),
+        (document_routed, &document_path),
+    )
+    .map_err(invalid)?;
     let routed_adapters = operations
         .iter()
         .filter(|op| op.routed)
         .map(|op| adapter(op, &operations, error_type, &handlers_trait, &quote!(H)));
-    let (document_endpoint, trait_document_adapter, routed_document_adapter) =
-        beside::document(document_routed, &document_path, error_type);
+    let (_, _, routed_document_adapter) = beside::document(document_routed, &document_path, error_type);
     let routed_impl = (operations.iter().any(|op| op.routed) || document_routed).then(|| {
         quote! {
             /// The adapters of the operations `runtime::routing` serves
@@ -133,45 +177,38 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
         major_version(&spec.api.info.version),
         (registrations, not_allowed),
     );
-    let sender = sends.map(|origins| sender::sender(&operations, origins, &mut names));
+    out.push(quote! {
+        #routed_impl
 
-    let (api_doc, handlers_doc, strict_doc) = trait_docs(&spec.api.info.title, &base_path, &handlers_trait);
-    let version = &spec.api.info.version;
-    let error_impls = error_impls::error_impls(&error);
+        #registering
 
-    let tokens = quote! {
-        use crate::runtime;
+        #sender
+    })
+    .map_err(invalid)
+}
 
-        /// Types from the spec's schemas (typify).
-        #[allow(clippy::all)]
-        pub mod types {
-            #type_tokens
-        }
-
-        /// The path the spec's `servers` share; every endpoint is served under it.
-        pub const BASE_PATH: &str = #base_path;
-
-        /// The spec's `info.version`.
-        pub const API_VERSION: &str = #version;
-
-        /// The OpenAPI document this code was generated from, as JSON. The
-        /// server serves it (unauthenticated, outside the contract) at
-        /// `#document_path`.
-        pub const OPENAPI_DOCUMENT: &str = #document;
-
-        #schema_tokens
-
-        #error_impls
-
-        #(#tables)*
-
-        /// Every operation's table, in the spec's order.
-        pub static OPERATIONS: &[&runtime::Operation] = &[#(&#tables_list),*];
-
-        #(#parameter_structs)*
-
-        #(#response_enums)*
-
+/// The API trait (dropshot's endpoints), the handlers trait (what a
+/// server implements) and `StrictServer`, which serves the one with the
+/// other.
+fn push_traits(
+    out: &mut impl Items,
+    spec: &Spec,
+    operations: &[Operation],
+    error_type: &proc_macro2::TokenStream,
+    (api_trait, handlers_trait): (&syn::Ident, &syn::Ident),
+    (document_routed, document_path): (bool, &str),
+) -> syn::Result<()> {
+    let base_path = document::mount_path(spec);
+    let (api_doc, handlers_doc, strict_doc) = trait_docs(&spec.api.info.title, &base_path, handlers_trait);
+    // An operation the runtime's dispatch serves is not an endpoint of the
+    // API trait, whose description dropshot's router must hold: its
+    // adapter is a function of `StrictServer` alone.
+    let endpoints = operations
+        .iter()
+        .filter(|op| !op.routed)
+        .map(|op| endpoint_decl(op, error_type));
+    let (document_endpoint, trait_document_adapter, _) = beside::document(document_routed, document_path, error_type);
+    out.push(quote! {
         #[doc = #api_doc]
         #[::dropshot::api_description]
         pub trait #api_trait {
@@ -181,7 +218,9 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
 
             #document_endpoint
         }
-
+    })?;
+    let handler_methods = operations.iter().map(handler_method);
+    out.push(quote! {
         #[doc = #handlers_doc]
         pub trait #handlers_trait: runtime::Authenticator + runtime::serving::Served {
             #(#handler_methods)*
@@ -189,7 +228,12 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
 
         #[doc = #strict_doc]
         pub struct StrictServer<H>(::std::marker::PhantomData<H>);
-
+    })?;
+    let adapters = operations
+        .iter()
+        .filter(|op| !op.routed)
+        .map(|op| adapter(op, operations, error_type, handlers_trait, &quote!(Self::Context)));
+    out.push(quote! {
         impl<H: #handlers_trait> #api_trait for StrictServer<H> {
             type Context = H;
 
@@ -197,15 +241,7 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>) -> Result
 
             #trait_document_adapter
         }
-
-        #routed_impl
-
-        #registering
-
-        #sender
-    };
-    syn::parse2(tokens)
-        .map_err(|e| SpecError::new("document", format!("the server generator emitted invalid Rust: {e}")).into())
+    })
 }
 
 /// Each operation of the spec described for the templates, its types and

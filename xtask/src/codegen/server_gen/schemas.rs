@@ -5,12 +5,12 @@
 //! schema the validator would refuse.
 
 use heck::ToShoutySnakeCase;
-use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::{Map, Value};
 
 use super::namespace::Namespace;
 use crate::codegen::document::{Spec, SpecError};
+use crate::codegen::rust_items::Items;
 use crate::codegen::schema::{doc_form, is_type_alone, validation_form};
 
 /// One schema to write.
@@ -151,26 +151,26 @@ impl Schemas {
             .map_err(|e| SpecError::new(location, format!("the JSON Schema validator refuses this schema: {e}")))
     }
 
-    /// `COMPONENTS` and one static per registered schema.
-    pub(super) fn tokens(&self) -> TokenStream {
+    /// `COMPONENTS` and one static per registered schema, each a part of
+    /// its own.
+    pub(super) fn push_into(&self, out: &mut impl Items) -> syn::Result<()> {
         let components = self.components.iter().map(|(name, doc, validation)| {
             quote!(runtime::ComponentSchema { name: #name, doc: #doc, validation: #validation },)
         });
-        let entries = self.entries.iter().map(|entry| {
+        out.push(quote! {
+            /// The spec's `components.schemas`: how each is documented and
+            /// validated.
+            pub static COMPONENTS: runtime::Components = runtime::Components::new(&[#(#components)*]);
+        })?;
+        for entry in &self.entries {
             let (ident, doc) = (&entry.ident, &entry.doc);
             let validation = match &entry.validation {
                 Some(v) => quote!(::std::option::Option::Some(#v)),
                 None => quote!(::std::option::Option::None),
             };
-            quote!(static #ident: runtime::Schema = runtime::Schema::new(&COMPONENTS, #doc, #validation);)
-        });
-        quote! {
-            /// The spec's `components.schemas`: how each is documented and
-            /// validated.
-            pub static COMPONENTS: runtime::Components = runtime::Components::new(&[#(#components)*]);
-
-            #(#entries)*
+            out.push(quote!(static #ident: runtime::Schema = runtime::Schema::new(&COMPONENTS, #doc, #validation);))?;
         }
+        Ok(())
     }
 }
 
