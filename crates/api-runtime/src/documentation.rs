@@ -49,6 +49,15 @@ pub fn is_documentable(operation: &Operation, parameter: &Parameter) -> bool {
     }
 }
 
+/// Whether dropshot's document shows a parameter as a string rather than
+/// its schema: a path parameter that is a list (its items joined by
+/// commas) is one segment's text to dropshot's router, whose description
+/// takes a path parameter of one scalar type only. The table reads it as
+/// the list it is.
+pub fn is_documented_as_text(parameter: &Parameter) -> bool {
+    parameter.location == Location::Path && matches!(parameter.value, ValueKind::Array(_))
+}
+
 /// The operation's parameters as dropshot's `Path`, `Query` and `Header`
 /// extractors describe them.
 pub(crate) fn parameters<C: Contract>() -> ExtractorMetadata {
@@ -123,7 +132,14 @@ fn members<'a>(generator: &mut SchemaGenerator, items: impl Iterator<Item = Memb
                 })
             }),
             subschemas: Some(Box::new(SubschemaValidation {
-                all_of: Some(vec![member.schema.document(generator)]),
+                all_of: Some(vec![match member.as_text {
+                    true => SchemaObject {
+                        instance_type: Some(InstanceType::String.into()),
+                        ..Default::default()
+                    }
+                    .into(),
+                    false => member.schema.document(generator),
+                }]),
                 ..Default::default()
             })),
             ..Default::default()
@@ -146,6 +162,8 @@ struct Member<'a> {
     description: Option<&'a str>,
     required: bool,
     schema: &'a crate::schema::Schema,
+    /// Shown as a string ([`is_documented_as_text`]).
+    as_text: bool,
 }
 
 /// The parameters of `C` in one location, as dropshot's extractors expect
@@ -176,6 +194,7 @@ impl<C: Contract, const LOCATION: u8> JsonSchema for ParametersDoc<C, LOCATION> 
                 description: p.description,
                 required: p.required,
                 schema: p.schema,
+                as_text: is_documented_as_text(p),
             });
         members(generator, parameters)
     }
@@ -257,6 +276,7 @@ impl<C: Contract> JsonSchema for ResponseHeadersDoc<C> {
                 description: h.description,
                 required: h.required,
                 schema: h.schema,
+                as_text: false,
             });
         members(generator, headers)
     }

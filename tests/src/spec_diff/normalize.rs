@@ -4,7 +4,7 @@
 //! generated layer serves by (`OPERATIONS`), never from the source spec,
 //! so a step cannot hide a difference between the spec and the code.
 
-use api_runtime::documentation::is_documentable;
+use api_runtime::documentation::{is_documentable, is_documented_as_text};
 use api_runtime::{Operation, ValueKind};
 use serde_json::{Map, Value, json};
 
@@ -308,7 +308,8 @@ fn content_media_type(source_op: Option<&Value>, name: &str, place: &str) -> Opt
 /// in its document, and it writes no `explode` or `style`; its parameter
 /// locations are path, query and header, so cookie parameters are not in
 /// it either. The table has them all, as the generated extractor reads
-/// them.
+/// them. A path parameter that is a list is a string to dropshot
+/// ([`is_documented_as_text`]); the table has its schema too.
 fn undocumentable_parameters(op: &mut Value, operation: &Operation, source_op: Option<&Value>) {
     let parameters = op
         .as_object_mut()
@@ -317,6 +318,14 @@ fn undocumentable_parameters(op: &mut Value, operation: &Operation, source_op: O
         return;
     };
     for parameter in operation.parameters {
+        // Shown as a string to dropshot: the table has its schema.
+        if is_documented_as_text(parameter)
+            && let Some(emitted) = parameters
+                .iter_mut()
+                .find(|p| p["name"] == parameter.name && p["in"] == parameter.location.as_str())
+        {
+            emitted["schema"] = parse_doc(parameter.schema.doc_json());
+        }
         if is_documentable(operation, parameter) {
             continue;
         }

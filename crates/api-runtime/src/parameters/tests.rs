@@ -161,3 +161,30 @@ fn path_variables_follow_the_route() {
         ]
     );
 }
+
+/// A path parameter that is a list: its segment's items joined by commas
+/// (the `simple` style; a path has no other), each read as its type.
+#[test]
+fn a_path_list_is_its_segments_items() {
+    let ids = Parameter {
+        location: Location::Path,
+        required: true,
+        default: None,
+        ..parameter(ValueKind::Array(Scalar::Integer), false, &IDS)
+    };
+    let segment = path_variables("/batches/{p}", "/batches/4,5,6");
+    let [(name, text)] = segment.as_slice() else {
+        panic!("{segment:?}")
+    };
+    assert_eq!(name, "p");
+    assert_eq!(
+        read_parameter(&ids, &[Cow::Borrowed(text.as_str())]).unwrap(),
+        Some(serde_json::json!([4, 5, 6]))
+    );
+    let problem = read_parameter(&ids, &texts(&["1,x"])).unwrap_err();
+    assert!(
+        problem.message.contains("path parameter `p` item 1"),
+        "{}",
+        problem.message
+    );
+}

@@ -92,7 +92,13 @@ pub fn parameter_shape<'a>(spec: &'a Spec, parameter: &'a Value) -> Result<Param
     };
     match place {
         "path" | "cookie" if scalar => Ok(ParameterShape::Scalar(ty)),
-        "path" => Err("a path parameter must be a scalar (dropshot routes one segment to it)"),
+        // A list's items joined by commas (the `simple` style).
+        "path" => match (ty, items()) {
+            (Some("array"), Some(item)) => Ok(ParameterShape::List(item)),
+            _ => Err(
+                "a path parameter must be a scalar or a list of scalars (an object in a path segment is not mapped yet)",
+            ),
+        },
         "cookie" => Err("a cookie parameter must be a scalar (a list or an object in a cookie is not mapped yet)"),
         "header" if scalar => Ok(ParameterShape::Scalar(ty)),
         "header" => match (ty, items()) {

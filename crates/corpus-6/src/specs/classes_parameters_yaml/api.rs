@@ -279,7 +279,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/jobs\":{\"get\":{\"operationId\":\"listJobs\",\"responses\":{\"204\":{\"description\":\"listed\"}}}},\"/jobs/\":{\"post\":{\"operationId\":\"startJob\",\"responses\":{\"204\":{\"description\":\"started\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/batches/{ids}\":{\"get\":{\"operationId\":\"getBatches\",\"parameters\":[{\"name\":\"ids\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/jobs\":{\"get\":{\"operationId\":\"listJobs\",\"responses\":{\"204\":{\"description\":\"listed\"}}}},\"/jobs/\":{\"post\":{\"operationId\":\"startJob\",\"responses\":{\"204\":{\"description\":\"started\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -385,6 +385,13 @@ static GET_PAIR_PARAM_KEY_2: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"integer\"}",
     ::std::option::Option::Some("{\"type\":\"integer\"}"),
+);
+static GET_BATCHES_PARAM_IDS: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"items\":{\"type\":\"integer\"},\"maxItems\":3,\"type\":\"array\"}",
+    ::std::option::Option::Some(
+        "{\"items\":{\"type\":\"integer\"},\"maxItems\":3,\"type\":\"array\"}",
+    ),
 );
 ///`getThing`: the operation's table, through which the generated layer serves it.
 pub struct GetThing;
@@ -663,6 +670,51 @@ static GET_PAIR: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`getBatches`: the operation's table, through which the generated layer serves it.
+pub struct GetBatches;
+impl runtime::Contract for GetBatches {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &GET_BATCHES
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static GET_BATCHES: runtime::Operation = runtime::Operation {
+    id: "getBatches",
+    method: "GET",
+    path: "/batches/{ids}",
+    security: &[],
+    parameters: &[
+        runtime::Parameter {
+            name: "ids",
+            key: "ids",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Array(runtime::Scalar::Integer),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &GET_BATCHES_PARAM_IDS,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            last: 204u16,
+            description: "found",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 ///`listJobs`: the operation's table, through which the generated layer serves it.
 pub struct ListJobs;
 impl runtime::Contract for ListJobs {
@@ -734,6 +786,7 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &GET_THING,
     &LIST_PAGES,
     &GET_PAIR,
+    &GET_BATCHES,
     &LIST_JOBS,
     &START_JOB,
 ];
@@ -784,6 +837,13 @@ pub struct GetPairPath {
     pub key: ::std::string::String,
     #[serde(rename = "key")]
     pub key2: i64,
+}
+///The path parameters of `getBatches`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetBatchesPath {
+    #[serde(rename = "ids")]
+    pub ids: ::std::vec::Vec<i64>,
 }
 ///The responses `getThing` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
@@ -876,6 +936,37 @@ impl GetPairResponse {
                     runtime::Problem::new(
                         "not_implemented",
                         "getPair is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
+///The responses `getBatches` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetBatchesResponse {
+    ///204: found
+    NoContent,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl GetBatchesResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetBatches> {
+        match self {
+            GetBatchesResponse::NoContent => runtime::Reply::empty(204u16),
+            GetBatchesResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getBatches is not implemented yet",
                     ),
                 )
             }
@@ -982,6 +1073,16 @@ pub trait ParameterClassesApi {
     ) -> ::std::result::Result<runtime::Reply<GetPair>, runtime::ProblemDetails>;
     ///
     #[endpoint{method = GET,
+    path = "/batches/{ids}",
+    operation_id = "getBatches",
+    tags = [],
+    }]
+    async fn get_batches(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetBatches>,
+    ) -> ::std::result::Result<runtime::Reply<GetBatches>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = GET,
     path = "/jobs",
     operation_id = "listJobs",
     tags = [],
@@ -1031,6 +1132,11 @@ pub trait ParameterClassesHandlers: runtime::Authenticator + runtime::serving::S
         key: ::std::string::String,
         key2: i64,
     ) -> impl ::std::future::Future<Output = GetPairResponse> + Send;
+    ///`getBatches`
+    fn get_batches(
+        &self,
+        ids: ::std::vec::Vec<i64>,
+    ) -> impl ::std::future::Future<Output = GetBatchesResponse> + Send;
     ///`listJobs`
     fn list_jobs(&self) -> impl ::std::future::Future<Output = ListJobsResponse> + Send;
     ///`startJob`
@@ -1128,6 +1234,35 @@ impl<H: ParameterClassesHandlers> ParameterClassesApi for StrictServer<H> {
             })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_PAIR, reply))
+    }
+    async fn get_batches(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetBatches>,
+    ) -> ::std::result::Result<runtime::Reply<GetBatches>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    GetBatchesPath,
+                    runtime::NoParameters,
+                    _,
+                >(&GET_BATCHES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ParameterClassesHandlers>::get_batches(
+                        handlers,
+                        path.ids,
+                    )
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&GET_BATCHES, reply))
     }
     async fn list_jobs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1238,6 +1373,17 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                "getBatches".to_string(),
+                <StrictServer<H> as ParameterClassesApi>::get_batches,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/batches/{ids}",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                 "listJobs".to_string(),
                 <StrictServer<H> as ParameterClassesApi>::list_jobs,
                 ::dropshot::Method::GET,
@@ -1269,6 +1415,39 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                 )
                 .visible(false),
         );
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/batches/{ids}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetBatches>|
+                        async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::serving::Served::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_BATCHES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/batches/{ids}",
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/batches/{ids}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
     for method in runtime::methods_other_than(&["GET"]) {
         endpoints
             .push(

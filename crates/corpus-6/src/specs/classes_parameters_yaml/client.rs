@@ -510,6 +510,37 @@ impl Client {
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Sends a `GET` request to `/batches/{ids}`
+
+*/
+    pub async fn get_batches<'a>(
+        &'a self,
+        ids: &'a ::std::vec::Vec<i64>,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let url = format!(
+            "{}/batches/{}", self.baseurl, encode_path(&
+            ::api_client_runtime::parameters::parameter_text(ids)),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "get_batches",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Sends a `GET` request to `/jobs`
 
 */
@@ -593,6 +624,7 @@ impl Credentials {
             "get_thing" => &[],
             "list_pages" => &[],
             "get_pair" => &[],
+            "get_batches" => &[],
             "list_jobs" => &[],
             "start_job" => &[],
             _ => &[],
