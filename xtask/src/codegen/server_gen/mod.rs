@@ -143,20 +143,21 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>, out: &mut
         out.push(response_enum(op)).map_err(invalid)?;
     }
 
+    let (document_endpoint, trait_document_adapter, routed_document_adapter) =
+        beside::document(document_routed, &document_path, error_type);
     push_traits(
         out,
-        spec,
         &operations,
         error_type,
         (&api_trait, &handlers_trait),
-        (document_routed, &document_path),
+        trait_docs(&spec.api.info.title, &base_path, &handlers_trait),
+        (document_endpoint, trait_document_adapter),
     )
     .map_err(invalid)?;
     let routed_adapters = operations
         .iter()
         .filter(|op| op.routed)
         .map(|op| adapter(op, &operations, error_type, &handlers_trait, &quote!(H)));
-    let (_, _, routed_document_adapter) = beside::document(document_routed, &document_path, error_type);
     let routed_impl = (operations.iter().any(|op| op.routed) || document_routed).then(|| {
         quote! {
             /// The adapters of the operations `runtime::routing` serves
@@ -190,16 +191,16 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>, out: &mut
 /// The API trait (dropshot's endpoints), the handlers trait (what a
 /// server implements) and `StrictServer`, which serves the one with the
 /// other.
+/// (`docs` are theirs, from [`trait_docs`]; `document` is the document
+/// endpoint's declaration and adapter, from `beside::document`.)
 fn push_traits(
     out: &mut impl Items,
-    spec: &Spec,
     operations: &[Operation],
     error_type: &proc_macro2::TokenStream,
     (api_trait, handlers_trait): (&syn::Ident, &syn::Ident),
-    (document_routed, document_path): (bool, &str),
+    (api_doc, handlers_doc, strict_doc): (String, String, String),
+    (document_endpoint, trait_document_adapter): (Option<proc_macro2::TokenStream>, Option<proc_macro2::TokenStream>),
 ) -> syn::Result<()> {
-    let base_path = document::mount_path(spec);
-    let (api_doc, handlers_doc, strict_doc) = trait_docs(&spec.api.info.title, &base_path, handlers_trait);
     // An operation the runtime's dispatch serves is not an endpoint of the
     // API trait, whose description dropshot's router must hold: its
     // adapter is a function of `StrictServer` alone.
@@ -207,7 +208,6 @@ fn push_traits(
         .iter()
         .filter(|op| !op.routed)
         .map(|op| endpoint_decl(op, error_type));
-    let (document_endpoint, trait_document_adapter, _) = beside::document(document_routed, document_path, error_type);
     out.push(quote! {
         #[doc = #api_doc]
         #[::dropshot::api_description]
