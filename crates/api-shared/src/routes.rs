@@ -171,6 +171,30 @@ pub fn served_by_dispatch(method: &str, path: &str, route: &str) -> bool {
     route != path || method.eq_ignore_ascii_case("TRACE")
 }
 
+/// Which of `operations` (`(method, path)`, in order) the runtime's
+/// dispatch serves, given the route each gets ([`routes`]): those
+/// [`served_by_dispatch`] names, and, of one method on two paths that
+/// differ by a trailing `/` alone (one route to dropshot's router, which
+/// ignores it), the one with the `/`. The API trait holds the other; the
+/// dispatch tells the two apart by the request's trailing `/`.
+pub fn dispatched(operations: &[(&str, &str)], routes: &[String]) -> Vec<bool> {
+    let written: std::collections::HashSet<(String, &str)> = operations
+        .iter()
+        .map(|(method, path)| (method.to_ascii_uppercase(), *path))
+        .collect();
+    operations
+        .iter()
+        .zip(routes)
+        .map(|(&(method, path), route)| {
+            let twin = path
+                .strip_suffix('/')
+                .filter(|twin| !twin.is_empty())
+                .is_some_and(|twin| written.contains(&(method.to_ascii_uppercase(), twin)));
+            twin || served_by_dispatch(method, path, route)
+        })
+        .collect()
+}
+
 /// The route dropshot's router holds for each of `paths` (path templates
 /// such as `/v1/pet/{petId}`), in the same order. A path that the router
 /// can hold beside the others is its own route.
@@ -226,7 +250,7 @@ pub fn specificity(path: &str) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Segment, routes, specificity};
+    use super::{Segment, dispatched, routes, specificity};
 
     #[test]
     fn a_segment_is_a_literal_a_variable_or_a_variable_with_text_around_it() {
@@ -335,6 +359,22 @@ mod tests {
         assert_eq!(
             routes(&paths),
             ["/a/{v}/{w}", "/a/{v}/{w}", "/a/{v}/{w}/z", "/a/{v}/{w}/z"]
+        );
+    }
+
+    #[test]
+    fn of_one_method_on_a_path_with_and_without_a_trailing_slash_the_dispatch_serves_the_one_with_it() {
+        let operations = [
+            ("GET", "/jobs"),
+            ("get", "/jobs/"),
+            ("POST", "/jobs/"),
+            ("GET", "/"),
+            ("TRACE", "/t"),
+        ];
+        let paths: Vec<&str> = operations.iter().map(|(_, path)| *path).collect();
+        assert_eq!(
+            dispatched(&operations, &routes(&paths)),
+            [false, true, false, false, true]
         );
     }
 }

@@ -53,24 +53,17 @@ fn problem_details_alone(doc: &mut Value, source: &Value) {
 /// dropshot's router cannot hold a literal segment beside a variable
 /// (`/orders/summary` beside `/orders/{orderId}`), nor two variable names
 /// at one position, nor text around a variable (`/orders/{orderId}.json`),
-/// and its endpoint macro has no `TRACE`: the runtime's
+/// and its endpoint macro has no `TRACE`; of one method on `/a` and `/a/`
+/// it holds one route: the runtime's
 /// dispatch (`api_runtime::routing`) serves those operations, and
 /// dropshot's document lists none of them. Which ones those are comes from the
 /// tables' paths, through the same routing; they are left out of the
 /// comparison, and their behaviour is proven over HTTP instead
 /// (`crates/kitchen-sink/tests/integration/round_trips.rs`).
 pub fn without_routed_operations(source: &Value, contract: &Contract) -> Value {
-    let document_path = format!("{}/openapi.json", contract.base_path);
-    let paths: Vec<&str> = contract
-        .operations
-        .iter()
-        .map(|op| op.path)
-        .chain([document_path.as_str()])
-        .collect();
-    let routes = api_runtime::routing::routes(&paths);
     let mut source = source.clone();
-    for (operation, route) in contract.operations.iter().zip(&routes) {
-        if !api_runtime::routing::served_by_dispatch(operation.method, operation.path, route) {
+    for (operation, routed) in contract.operations.iter().zip(dispatched(contract)) {
+        if !routed {
             continue;
         }
         let path = operation
@@ -88,6 +81,21 @@ pub fn without_routed_operations(source: &Value, contract: &Contract) -> Value {
         }
     }
     source
+}
+
+/// Which of the contract's operations the runtime's dispatch serves, as
+/// the generator decided (`api_shared::routes::dispatched`), over the
+/// same paths: the operations' and the document's.
+fn dispatched(contract: &Contract) -> Vec<bool> {
+    let document_path = format!("{}/openapi.json", contract.base_path);
+    let paths: Vec<&str> = contract
+        .operations
+        .iter()
+        .map(|op| op.path)
+        .chain([document_path.as_str()])
+        .collect();
+    let written: Vec<(&str, &str)> = contract.operations.iter().map(|op| (op.method, op.path)).collect();
+    api_runtime::routing::dispatched(&written, &api_runtime::routing::routes(&paths))
 }
 
 fn escape(segment: &str) -> String {
@@ -114,7 +122,11 @@ fn strip_base_path(doc: &mut Value, base_path: &str) {
 /// router takes `/labels/` and `/labels` as one): an operation is moved to
 /// the path its table serves it at.
 fn trailing_slashes(doc: &mut Value, contract: &Contract) {
-    for operation in contract.operations {
+    for (operation, routed) in contract.operations.iter().zip(dispatched(contract)) {
+        // One the dispatch serves is not in dropshot's document.
+        if routed {
+            continue;
+        }
         let path = operation
             .path
             .strip_prefix(contract.base_path)

@@ -8,6 +8,8 @@ use api_shared::routes::{Segment, segments};
 /// An endpoint a dispatch endpoint may hand a request to.
 pub(super) struct Member<C: ServerContext> {
     pub(super) path: Vec<Segment>,
+    /// The spec writes its path with a trailing `/` (`/jobs/`).
+    pub(super) trailing: bool,
     pub(super) endpoint: ApiEndpoint<C>,
 }
 
@@ -28,6 +30,7 @@ impl<C: ServerContext> Member<C> {
         shell.request_body_max_bytes = endpoint.request_body_max_bytes;
         Member {
             path: segments(&endpoint.path),
+            trailing: has_trailing_slash(&endpoint.path),
             endpoint: shell,
         }
     }
@@ -77,6 +80,11 @@ impl<C: ServerContext> Member<C> {
             .await
             .map_err(|_| HttpError::for_internal_error(format!("endpoint {} failed", self.endpoint.operation_id)))
     }
+}
+
+/// Whether a path ends with a `/` after a segment (the root `/` does not).
+pub(super) fn has_trailing_slash(path: &str) -> bool {
+    path.len() > 1 && path.ends_with('/')
 }
 
 /// A request path's segments as dropshot's router reads them: empty ones

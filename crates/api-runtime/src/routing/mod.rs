@@ -9,9 +9,10 @@
 //! registered as it is. The others are served by a dispatch endpoint per
 //! method and route ([`register_routed`]), which tries its endpoints
 //! literal first (as every common router does) and hands the request to
-//! the first whose path matches; dropshot's document shows the endpoint
-//! whose route is its own path, if one is among them, and none of the
-//! others (the agreement test's normalization says so).
+//! the first whose path matches (of `/jobs` and `/jobs/`, one method on
+//! both, the one written as the request is); dropshot's document shows
+//! the endpoint whose route is its own path, if one is among them, and
+//! none of the others (the agreement test's normalization says so).
 
 use std::sync::Arc;
 
@@ -25,10 +26,10 @@ use crate::not_allowed::ApiDescriptionError;
 mod empty_segments;
 mod member;
 
-pub use api_shared::routes::{routes, served_by_dispatch};
+pub use api_shared::routes::{dispatched, routes};
 use api_shared::routes::{segments, specificity, template};
 use empty_segments::with_empty_variables;
-use member::{Member, request_segments};
+use member::{Member, has_trailing_slash, request_segments};
 
 /// A method and a route: one endpoint of dropshot's router.
 type RouteKey = (http::Method, String);
@@ -98,7 +99,11 @@ pub fn register_routed<C: ServerContext>(
         // any (a variable path, last after sorting): the dispatch is
         // registered as that endpoint, with its metadata, so the document
         // is the one it would have alone; the others stay hidden.
-        let base_index = endpoints.iter().rposition(own_route);
+        // (Of two on one route by a trailing `/`, the one without it.)
+        let base_index = endpoints
+            .iter()
+            .rposition(|e| own_route(e) && !has_trailing_slash(&e.path))
+            .or_else(|| endpoints.iter().rposition(own_route));
         let visible = base_index.is_some();
         let members: Vec<Member<C>> = endpoints.iter().map(Member::of).collect();
         let mut base = endpoints.swap_remove(base_index.unwrap_or(0));
@@ -134,14 +139,23 @@ async fn dispatch<C: ServerContext>(
     rqctx: RequestContext<C>,
     raw: RawRequest,
 ) -> Result<http::Response<dropshot::Body>, HttpError> {
-    let request = request_segments(rqctx.request.uri().path());
-    let Some(member) = members.iter().find(|m| m.matches(&request)) else {
+    let path = rqctx.request.uri().path();
+    let request = request_segments(path);
+    let Some(first) = members.iter().find(|m| m.matches(&request)) else {
         // The route matched, no path under it did: what the router says
         // for a path it does not know.
         return Err(HttpError::for_not_found(
             None,
-            format!("no path of this API matches {}", rqctx.request.uri().path()),
+            format!("no path of this API matches {path}"),
         ));
     };
+    // Of two paths that differ by a trailing `/` alone (`/jobs`,
+    // `/jobs/`), each serves the requests written as it is; one alone
+    // serves both, as dropshot's router does.
+    let trailing = has_trailing_slash(path);
+    let member = members
+        .iter()
+        .find(|m| m.path == first.path && m.trailing == trailing)
+        .unwrap_or(first);
     member.handle(rqctx, raw).await
 }

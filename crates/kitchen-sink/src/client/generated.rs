@@ -3749,9 +3749,57 @@ Sends a `GET` request to `/exports/orders.csv`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**The labels' names
+
+The method of `listLabels` on its path without the trailing `/`, as some real documents write them: each answers its own.
+
+Sends a `GET` request to `/labels`
+
+*/
+    pub async fn label_names<'a>(
+        &'a self,
+    ) -> Result<
+        ResponseValue<::std::vec::Vec<::std::string::String>>,
+        Error<types::Error>,
+    > {
+        let url = format!("{}/labels", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "label_names",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            401u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Every label, by name
 
-A path with a trailing `/`, as many real documents write them; served as dropshot serves it, with or without the `/`.
+A path with a trailing `/`, as many real documents write them (beside `labelNames`, the same method on the path without it).
 
 Sends a `GET` request to `/labels/`
 
@@ -5950,6 +5998,7 @@ impl Credentials {
             "set_preferences" => &[],
             "patch_preferences" => &[],
             "list_events" => &[&[SecurityScheme::BearerAuth]],
+            "label_names" => &[&[SecurityScheme::BearerAuth]],
             "list_labels" => &[&[SecurityScheme::BearerAuth]],
             "put_label" => &[&[SecurityScheme::BearerAuth]],
             "get_report" => &[&[SecurityScheme::BearerAuth]],

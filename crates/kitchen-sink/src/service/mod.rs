@@ -602,6 +602,10 @@ impl KitchenSinkHandlers for Service {
         ListLabelsResponse::Ok(Json::from(self.state().labels.clone()))
     }
 
+    async fn label_names(&self, _: &Caller) -> LabelNamesResponse {
+        LabelNamesResponse::Ok(Json::from(self.state().labels.keys().cloned().collect::<Vec<_>>()))
+    }
+
     async fn get_report(&self, _: &Caller, period: types::GetReportPeriod, day: NaiveDate) -> GetReportResponse {
         let days = match period {
             types::GetReportPeriod::Day => 1,

@@ -87,8 +87,15 @@ pub fn generate(spec: &Spec, document: &str, sends: Option<&[Origin]>, out: &mut
     let routes = api_shared::routes::routes(&paths);
     let document_routed = routes.last().is_some_and(|route| *route != document_path);
     let (metrics_doc, metrics_endpoint) = beside::metrics(&paths);
-    for (op, route) in operations.iter_mut().zip(&routes) {
-        op.routed = api_shared::routes::served_by_dispatch(&op.method.to_string(), &op.http_path, route);
+    let methods: Vec<String> = operations.iter().map(|op| op.method.to_string()).collect();
+    let written: Vec<(&str, &str)> = methods
+        .iter()
+        .zip(&operations)
+        .map(|(method, op)| (method.as_str(), op.http_path.as_str()))
+        .collect();
+    let dispatched = api_shared::routes::dispatched(&written, &routes);
+    for (op, routed) in operations.iter_mut().zip(dispatched) {
+        op.routed = routed;
     }
 
     let sender = sends.map(|origins| sender::sender(&operations, origins, &mut names));

@@ -279,7 +279,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/batches/{ids}\":{\"get\":{\"operationId\":\"getBatches\",\"parameters\":[{\"name\":\"ids\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/jobs\":{\"get\":{\"operationId\":\"listJobs\",\"responses\":{\"204\":{\"description\":\"listed\"}}}},\"/jobs/\":{\"post\":{\"operationId\":\"startJob\",\"responses\":{\"204\":{\"description\":\"started\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/batches/{ids}\":{\"get\":{\"operationId\":\"getBatches\",\"parameters\":[{\"name\":\"ids\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/jobs\":{\"get\":{\"operationId\":\"listJobs\",\"responses\":{\"204\":{\"description\":\"listed\"}}}},\"/jobs/\":{\"get\":{\"operationId\":\"listJobsToo\",\"responses\":{\"204\":{\"description\":\"listed\"}}},\"post\":{\"operationId\":\"startJob\",\"responses\":{\"204\":{\"description\":\"started\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -748,6 +748,39 @@ static LIST_JOBS: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`listJobsToo`: the operation's table, through which the generated layer serves it.
+pub struct ListJobsToo;
+impl runtime::Contract for ListJobsToo {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &LIST_JOBS_TOO
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static LIST_JOBS_TOO: runtime::Operation = runtime::Operation {
+    id: "listJobsToo",
+    method: "GET",
+    path: "/jobs/",
+    security: &[],
+    parameters: &[],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            last: 204u16,
+            description: "listed",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 ///`startJob`: the operation's table, through which the generated layer serves it.
 pub struct StartJob;
 impl runtime::Contract for StartJob {
@@ -788,6 +821,7 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &GET_PAIR,
     &GET_BATCHES,
     &LIST_JOBS,
+    &LIST_JOBS_TOO,
     &START_JOB,
 ];
 ///The path parameters of `getThing`, as read.
@@ -1004,6 +1038,37 @@ impl ListJobsResponse {
         }
     }
 }
+///The responses `listJobsToo` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum ListJobsTooResponse {
+    ///204: listed
+    NoContent,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl ListJobsTooResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<ListJobsToo> {
+        match self {
+            ListJobsTooResponse::NoContent => runtime::Reply::empty(204u16),
+            ListJobsTooResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "listJobsToo is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
 ///The responses `startJob` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
@@ -1139,6 +1204,10 @@ pub trait ParameterClassesHandlers: runtime::Authenticator + runtime::serving::S
     ) -> impl ::std::future::Future<Output = GetBatchesResponse> + Send;
     ///`listJobs`
     fn list_jobs(&self) -> impl ::std::future::Future<Output = ListJobsResponse> + Send;
+    ///`listJobsToo`
+    fn list_jobs_too(
+        &self,
+    ) -> impl ::std::future::Future<Output = ListJobsTooResponse> + Send;
     ///`startJob`
     fn start_job(&self) -> impl ::std::future::Future<Output = StartJobResponse> + Send;
 }
@@ -1307,6 +1376,25 @@ impl<H: ParameterClassesHandlers> ParameterClassesApi for StrictServer<H> {
         ::std::result::Result::Ok(::dropshot::HttpResponseOk(DOCUMENT.clone()))
     }
 }
+/// The adapters of the operations `runtime::routing` serves
+/// beyond dropshot's router (not endpoints of the trait).
+impl<H: ParameterClassesHandlers> StrictServer<H> {
+    async fn list_jobs_too(
+        rqctx: ::dropshot::RequestContext<H>,
+    ) -> ::std::result::Result<runtime::Reply<ListJobsToo>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                #[allow(deprecated)]
+                let response = <H as ParameterClassesHandlers>::list_jobs_too(handlers)
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&LIST_JOBS_TOO, reply))
+    }
+}
 ///The dropshot API description of a server of this version alone, built on `H`: see [`register_endpoints`], and the request metrics at `GET /metrics` ([`runtime::metrics`]).
 pub fn api_description<H: ParameterClassesHandlers>() -> ::std::result::Result<
     ::dropshot::ApiDescription<H>,
@@ -1389,6 +1477,17 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                 ::dropshot::Method::GET,
                 "application/json",
                 "/jobs",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                "listJobsToo".to_string(),
+                StrictServer::<H>::list_jobs_too,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/jobs/",
                 versions(),
             ),
         );
@@ -1478,7 +1577,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                     .visible(false),
             );
     }
-    for method in runtime::methods_other_than(&["POST"]) {
+    for method in runtime::methods_other_than(&["GET", "POST"]) {
         endpoints
             .push(
                 ::dropshot::ApiEndpoint::new(
@@ -1487,7 +1586,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                             if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
                                 runtime::serving::Served::serving(rqctx.context()),
                                 &rqctx.request,
-                                &[&START_JOB],
+                                &[&LIST_JOBS_TOO, &START_JOB],
                             ) {
                                 return ::std::result::Result::Ok(preflight);
                             }
@@ -1495,7 +1594,7 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                                     rqctx.request.method(),
                                     rqctx.request.uri().path(),
                                     "/jobs/",
-                                    "POST",
+                                    "GET, POST",
                                     runtime::ProblemDetails::from_problem,
                                 )
                                 .map_err(runtime::ProblemDetails::from)

@@ -566,6 +566,31 @@ impl Client {
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Sends a `GET` request to `/jobs/`
+
+*/
+    pub async fn list_jobs_too<'a>(&'a self) -> Result<ResponseValue<()>, Error<()>> {
+        let url = format!("{}/jobs/", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "list_jobs_too",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Sends a `POST` request to `/jobs/`
 
 */
@@ -626,6 +651,7 @@ impl Credentials {
             "get_pair" => &[],
             "get_batches" => &[],
             "list_jobs" => &[],
+            "list_jobs_too" => &[],
             "start_job" => &[],
             _ => &[],
         }
