@@ -208,3 +208,44 @@ fn error_responses_of_different_bodies_are_bytes_in_the_client() {
         .contents;
     assert!(client.contains("Error<ByteStream>"), "{client}");
 }
+
+/// A request body without content (`content: {}`, or none at all) says a
+/// request has a body but not what it holds: it is read as any body
+/// (`*/*`, bytes and the type sent), named as a tolerated mistake.
+#[test]
+fn a_request_body_without_content_is_any_body() {
+    let generated = generated(&spec(
+        r#"paths:
+  /channels/{channel}:
+    post:
+      operationId: subscribe
+      parameters:
+        - {name: channel, in: path, required: true, schema: {type: string}}
+      requestBody: {content: {}, required: false}
+      responses: {'204': {description: ok}}
+    put:
+      operationId: replace
+      parameters:
+        - {name: channel, in: path, required: true, schema: {type: string}}
+      requestBody: {$ref: '#/components/requestBodies/Nothing'}
+      responses: {'204': {description: ok}}
+components:
+  requestBodies:
+    Nothing: {description: no content given, required: true}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert_eq!(
+        tolerated(&generated),
+        [
+            "paths./channels/{channel}.post.requestBody.content",
+            "components.requestBodies.Nothing.content"
+        ]
+    );
+    let server = server(&generated);
+    assert!(
+        server.contains("body: ::std::option::Option<runtime::Payload>"),
+        "optional"
+    );
+    assert!(server.contains("body: runtime::Payload"), "required");
+}

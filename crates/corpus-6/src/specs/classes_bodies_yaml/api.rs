@@ -116,7 +116,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"body classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Tag\":{\"type\":\"object\",\"properties\":{\"Key\":{\"type\":\"string\",\"maxLength\":10},\"Value\":{\"type\":\"string\"}}}}},\"paths\":{\"/tags\":{\"post\":{\"operationId\":\"tagResource\",\"requestBody\":{\"required\":true,\"content\":{\"text/xml\":{\"schema\":{\"type\":\"object\",\"required\":[\"Tags\"],\"properties\":{\"Tags\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Tag\"},\"xml\":{\"wrapped\":true}}}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/note\":{\"put\":{\"operationId\":\"putNote\",\"requestBody\":{\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\",\"maxLength\":5,\"pattern\":\"^[a-z]+$\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/doc\":{\"put\":{\"operationId\":\"putDocument\",\"requestBody\":{\"content\":{\"application/pdf\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/upload\":{\"put\":{\"operationId\":\"upload\",\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/settings\":{\"put\":{\"operationId\":\"putSettings\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Tag\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"body classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Tag\":{\"type\":\"object\",\"properties\":{\"Key\":{\"type\":\"string\",\"maxLength\":10},\"Value\":{\"type\":\"string\"}}}}},\"paths\":{\"/tags\":{\"post\":{\"operationId\":\"tagResource\",\"requestBody\":{\"required\":true,\"content\":{\"text/xml\":{\"schema\":{\"type\":\"object\",\"required\":[\"Tags\"],\"properties\":{\"Tags\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Tag\"},\"xml\":{\"wrapped\":true}}}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/note\":{\"put\":{\"operationId\":\"putNote\",\"requestBody\":{\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\",\"maxLength\":5,\"pattern\":\"^[a-z]+$\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/doc\":{\"put\":{\"operationId\":\"putDocument\",\"requestBody\":{\"content\":{\"application/pdf\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/upload\":{\"put\":{\"operationId\":\"upload\",\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/settings\":{\"put\":{\"operationId\":\"putSettings\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Tag\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/subscriptions/{channel}\":{\"post\":{\"operationId\":\"subscribe\",\"parameters\":[{\"name\":\"channel\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}},\"required\":false},\"responses\":{\"204\":{\"description\":\"subscribed\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -156,6 +156,16 @@ static PUT_SETTINGS_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"$ref\":\"#/components/schemas/Tag\"}",
     ::std::option::Option::Some("{\"$ref\":\"#/$defs/Tag\"}"),
+);
+static SUBSCRIBE_PARAM_CHANNEL: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"type\":\"string\"}",
+    ::std::option::Option::None,
+);
+static SUBSCRIBE_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"format\":\"binary\",\"type\":\"string\"}",
+    ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
 );
 ///`tagResource`: the operation's table, through which the generated layer serves it.
 pub struct TagResource;
@@ -377,6 +387,62 @@ static PUT_SETTINGS: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`subscribe`: the operation's table, through which the generated layer serves it.
+pub struct Subscribe;
+impl runtime::Contract for Subscribe {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &SUBSCRIBE
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static SUBSCRIBE: runtime::Operation = runtime::Operation {
+    id: "subscribe",
+    method: "POST",
+    path: "/subscriptions/{channel}",
+    security: &[],
+    parameters: &[
+        runtime::Parameter {
+            name: "channel",
+            key: "channel",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::String),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &SUBSCRIBE_PARAM_CHANNEL,
+        },
+    ],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "*/*",
+        kind: runtime::BodyKind::Binary,
+        alternatives: &[],
+        others: &[],
+        required: false,
+        description: ::std::option::Option::None,
+        schema: &SUBSCRIBE_BODY,
+        form_fields: &[],
+        file_parts: runtime::FileParts::Named(&[]),
+        doc_name: "SubscribeRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            last: 204u16,
+            description: "subscribed",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[
     &TAG_RESOURCE,
@@ -384,7 +450,15 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &PUT_DOCUMENT,
     &UPLOAD,
     &PUT_SETTINGS,
+    &SUBSCRIBE,
 ];
+///The path parameters of `subscribe`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct SubscribePath {
+    #[serde(rename = "channel")]
+    pub channel: ::std::string::String,
+}
 ///The responses `tagResource` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
@@ -540,6 +614,37 @@ impl PutSettingsResponse {
         }
     }
 }
+///The responses `subscribe` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum SubscribeResponse {
+    ///204: subscribed
+    NoContent,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl SubscribeResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<Subscribe> {
+        match self {
+            SubscribeResponse::NoContent => runtime::Reply::empty(204u16),
+            SubscribeResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "subscribe is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
 /**The `body classes` API as dropshot sees it: one endpoint per operation, under ``.
 
 Implemented by [`StrictServer`]; a server implements [`BodyClassesHandlers`] instead.*/
@@ -596,6 +701,17 @@ pub trait BodyClassesApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         body: runtime::RequestBody<PutSettings>,
     ) -> ::std::result::Result<runtime::Reply<PutSettings>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = POST,
+    path = "/subscriptions/{channel}",
+    operation_id = "subscribe",
+    tags = [],
+    }]
+    async fn subscribe(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<Subscribe>,
+        body: runtime::RequestBody<Subscribe>,
+    ) -> ::std::result::Result<runtime::Reply<Subscribe>, runtime::ProblemDetails>;
     /// The OpenAPI document this API was generated from. Not part of
     /// the contract: unpublished, and open without a key.
     #[endpoint{method = GET,
@@ -637,6 +753,12 @@ pub trait BodyClassesHandlers: runtime::Authenticator + runtime::serving::Served
         &self,
         body: ::std::option::Option<types::Tag>,
     ) -> impl ::std::future::Future<Output = PutSettingsResponse> + Send;
+    ///`subscribe`
+    fn subscribe(
+        &self,
+        channel: ::std::string::String,
+        body: ::std::option::Option<runtime::Payload>,
+    ) -> impl ::std::future::Future<Output = SubscribeResponse> + Send;
 }
 ///Serves the dropshot API with a [`BodyClassesHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
@@ -769,6 +891,46 @@ impl<H: BodyClassesHandlers> BodyClassesApi for StrictServer<H> {
             .await;
         ::std::result::Result::Ok(answering.finish(&PUT_SETTINGS, reply))
     }
+    async fn subscribe(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<Subscribe>,
+        body: runtime::RequestBody<Subscribe>,
+    ) -> ::std::result::Result<runtime::Reply<Subscribe>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    SubscribePath,
+                    runtime::NoParameters,
+                    _,
+                >(&SUBSCRIBE, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body.payload() {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BodyClassesHandlers>::subscribe(
+                        handlers,
+                        path.channel,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&SUBSCRIBE, reply))
+    }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
@@ -864,6 +1026,17 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                 ::dropshot::Method::PUT,
                 "application/json",
                 "/settings",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                "subscribe".to_string(),
+                <StrictServer<H> as BodyClassesApi>::subscribe,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/subscriptions/{channel}",
                 versions(),
             ),
         );
@@ -994,6 +1167,39 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         method,
                         "application/json",
                         "/settings",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/subscriptions/{channel}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<Subscribe>|
+                        async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::serving::Served::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SUBSCRIBE],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/subscriptions/{channel}",
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/subscriptions/{channel}",
                         versions(),
                     )
                     .visible(false),

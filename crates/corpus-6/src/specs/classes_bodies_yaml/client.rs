@@ -350,6 +350,46 @@ impl Client {
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Sends a `POST` request to `/subscriptions/{channel}`
+
+*/
+    pub async fn subscribe<'a, B: Into<reqwest::Body>>(
+        &'a self,
+        channel: &'a str,
+        body: B,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let url = format!(
+            "{}/subscriptions/{}", self.baseurl, encode_path(& channel.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::CONTENT_TYPE,
+                ::reqwest::header::HeaderValue::from_static("application/octet-stream"),
+            )
+            .body(body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "subscribe",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
@@ -385,6 +425,7 @@ impl Credentials {
             "put_document" => &[],
             "upload" => &[],
             "put_settings" => &[],
+            "subscribe" => &[],
             _ => &[],
         }
     }

@@ -2,12 +2,42 @@
 //! converters from Swagger 2.0 write a body whose `consumes` was not
 //! given) with the schema of a JSON value: what a client sends there is
 //! that value as JSON, which the range allows, so the body is read as
-//! `application/json`. A range over bytes or text stays a range.
+//! `application/json`. A range over bytes or text stays a range. A body
+//! without content (`content: {}`, or none), which says a request has a
+//! body but not what it holds, is any body: `*/*`, bytes.
 
 use serde_norway::{Mapping, Value};
 
 use super::values::key_text;
 use crate::codegen::document::media::{self, MediaKind};
+
+/// Reads a request body without content as any body (`*/*`).
+pub(super) fn any_body_without_content(body: &mut Value, at: &str, note: &mut impl FnMut(String, &str)) {
+    let Value::Mapping(body) = body else {
+        return;
+    };
+    if body.contains_key("$ref")
+        || body
+            .get("content")
+            .and_then(Value::as_mapping)
+            .is_some_and(|c| !c.is_empty())
+    {
+        return;
+    }
+    let mut bytes = Mapping::new();
+    bytes.insert("type".into(), "string".into());
+    bytes.insert("format".into(), "binary".into());
+    let mut media = Mapping::new();
+    media.insert("schema".into(), Value::Mapping(bytes));
+    let mut content = Mapping::new();
+    content.insert("*/*".into(), Value::Mapping(media));
+    body.insert("content".into(), Value::Mapping(content));
+    note(
+        format!("{at}.content"),
+        "a request body without content (OpenAPI requires one): read as any body of any media type (`*/*`), as \
+         nothing says what it holds",
+    );
+}
 
 /// Reads `body`'s lone `*/*` or `application/*` as JSON where its schema
 /// is a JSON value's (an object, an array, a number, a reference to a

@@ -41,6 +41,7 @@
 //!   3.0 document is that bound;
 //! - an array without `items` holds anything; object keywords beside a
 //!   scalar `type` (which JSON Schema applies to objects only) go;
+//! - a request body without content (`content: {}`) is any body (`*/*`);
 //! - (degrade) a request body of bytes or text whose schema is not a
 //!   plain string (`application/jwt` with the claims' object,
 //!   `image/jpeg` as `format: base64`) is read as bytes or text, since
@@ -176,6 +177,7 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
             }
             if let Some(body) = op.get_mut("requestBody") {
                 content_keys(body, &format!("{at}.requestBody"), &mut note);
+                body_ranges::any_body_without_content(body, &format!("{at}.requestBody"), &mut note);
                 body_ranges::json_under_a_range(body, &component_schemas, &format!("{at}.requestBody"), &mut note);
                 body_schemas(body, &format!("{at}.requestBody"), &mut note);
             }
@@ -192,6 +194,7 @@ fn rewrite(doc: &mut Value, found: &mut Vec<Tolerated>) {
             let name = key_text(name);
             content_keys(body, &format!("components.requestBodies.{name}"), &mut note);
             let at = format!("components.requestBodies.{name}");
+            body_ranges::any_body_without_content(body, &at, &mut note);
             body_ranges::json_under_a_range(body, &component_schemas, &at, &mut note);
             body_schemas(body, &format!("components.requestBodies.{name}"), &mut note);
         }
