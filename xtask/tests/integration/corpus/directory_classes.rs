@@ -373,3 +373,44 @@ fn path_parameters_that_are_lists_are_served() {
     let client = client(&generated);
     assert!(client.contains("parameter_text(ids)"));
 }
+
+/// Properties named as schema keywords (`properties`, `type`, `items`,
+/// `enum`) are properties: the rules that read mistakes out of schemas
+/// tell a schema from a keyword by where it stands, not by the name
+/// before it (Azure's `properties.properties.type` was read as a schema
+/// written under `type`, and the component refused).
+#[test]
+fn properties_named_as_keywords_are_properties() {
+    let generated = generated(&spec(
+        r#"paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Resource'}
+components:
+  schemas:
+    Resource:
+      type: object
+      properties:
+        properties:
+          type: object
+          discriminator: {propertyName: type}
+          properties:
+            type: {description: the kind, type: string}
+            items: {type: array, items: {type: string}}
+            enum: {type: integer, default: 1}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert!(tolerated(&generated).is_empty(), "{:?}", tolerated(&generated));
+    let server = server(&generated);
+    assert!(
+        server.contains("pub type_: ::std::option::Option<::std::string::String>"),
+        "`type` is a property"
+    );
+}

@@ -218,6 +218,8 @@ pub mod types {
         pub name: ::std::option::Option<TaggedName>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub price: ::std::option::Option<OtherPropertiesCurrency>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub properties: ::std::option::Option<TaggedProperties>,
     }
     ///`TaggedKey`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -387,6 +389,15 @@ pub mod types {
                 })
         }
     }
+    ///`TaggedProperties`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct TaggedProperties {
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub items: ::std::vec::Vec<::std::string::String>,
+        ///the kind
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+        pub type_: ::std::option::Option<::std::string::String>,
+    }
     ///`Type`
     #[derive(
         ::serde::Deserialize,
@@ -548,7 +559,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"schema classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Event\":{\"type\":\"object\",\"properties\":{\"type\":{\"title\":\"Type\",\"type\":\"string\",\"enum\":[\"created\"],\"default\":\"created\"},\"at\":{\"type\":\"string\"}}},\"Other\":{\"type\":\"object\",\"properties\":{\"type\":{\"title\":\"Type\",\"type\":\"string\",\"enum\":[\"deleted\"],\"default\":\"deleted\"},\"currency\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":3}}},\"Tagged\":{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"},\"name\":{\"type\":\"string\",\"pattern\":\"^[aA][bB][cC]$\"},\"mark\":{\"type\":\"string\",\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\"},\"label\":{\"type\":\"string\",\"pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\"},\"price\":{\"$ref\":\"#/components/schemas/Other_properties_currency\"}}},\"Other_properties_currency\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":3}}},\"paths\":{\"/things\":{\"get\":{\"operationId\":\"listThings\",\"parameters\":[{\"name\":\"order\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\",\"ASC\",\"DESC\"]}},{\"name\":\"sort\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"-name\",\"+name\"]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2.0,\"type\":\"number\"}},{\"name\":\"m\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"maxLength\":2}},{\"name\":\"k\",\"in\":\"query\",\"schema\":{\"multipleOf\":3,\"type\":\"number\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"==\",\"<\",\"<=\",\">\",\">=\"]},\"events\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Event\"}},\"others\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Other\"}},\"tagged\":{\"$ref\":\"#/components/schemas/Tagged\"}}}}}}}},\"post\":{\"operationId\":\"makeThing\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"not\":{\"type\":\"string\"}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"schema classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Event\":{\"type\":\"object\",\"properties\":{\"type\":{\"title\":\"Type\",\"type\":\"string\",\"enum\":[\"created\"],\"default\":\"created\"},\"at\":{\"type\":\"string\"}}},\"Other\":{\"type\":\"object\",\"properties\":{\"type\":{\"title\":\"Type\",\"type\":\"string\",\"enum\":[\"deleted\"],\"default\":\"deleted\"},\"currency\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":3}}},\"Tagged\":{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"},\"name\":{\"type\":\"string\",\"pattern\":\"^[aA][bB][cC]$\"},\"mark\":{\"type\":\"string\",\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\"},\"label\":{\"type\":\"string\",\"pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\"},\"price\":{\"$ref\":\"#/components/schemas/Other_properties_currency\"},\"properties\":{\"type\":\"object\",\"properties\":{\"type\":{\"description\":\"the kind\",\"type\":\"string\"},\"items\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"Other_properties_currency\":{\"type\":\"string\",\"minLength\":3,\"maxLength\":3}}},\"paths\":{\"/things\":{\"get\":{\"operationId\":\"listThings\",\"parameters\":[{\"name\":\"order\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\",\"ASC\",\"DESC\"]}},{\"name\":\"sort\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"-name\",\"+name\"]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2.0,\"type\":\"number\"}},{\"name\":\"m\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"maxLength\":2}},{\"name\":\"k\",\"in\":\"query\",\"schema\":{\"multipleOf\":3,\"type\":\"number\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"op\":{\"type\":\"string\",\"enum\":[\"==\",\"<\",\"<=\",\">\",\">=\"]},\"events\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Event\"}},\"others\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Other\"}},\"tagged\":{\"$ref\":\"#/components/schemas/Tagged\"}}}}}}}},\"post\":{\"operationId\":\"makeThing\",\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"not\":{\"type\":\"string\"}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -570,8 +581,8 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
         },
         runtime::ComponentSchema {
             name: "Tagged",
-            doc: "{\"properties\":{\"key\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"label\":{\"pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\",\"type\":\"string\"},\"mark\":{\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\",\"type\":\"string\"},\"name\":{\"pattern\":\"^[aA][bB][cC]$\",\"type\":\"string\"},\"price\":{\"$ref\":\"#/components/schemas/Other_properties_currency\"}},\"type\":\"object\"}",
-            validation: "{\"properties\":{\"key\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"label\":{\"type\":\"string\",\"x-ecma-pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\"},\"mark\":{\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\",\"type\":\"string\"},\"name\":{\"pattern\":\"^[aA][bB][cC]$\",\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Other_properties_currency\"}},\"type\":\"object\"}",
+            doc: "{\"properties\":{\"key\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"label\":{\"pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\",\"type\":\"string\"},\"mark\":{\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\",\"type\":\"string\"},\"name\":{\"pattern\":\"^[aA][bB][cC]$\",\"type\":\"string\"},\"price\":{\"$ref\":\"#/components/schemas/Other_properties_currency\"},\"properties\":{\"properties\":{\"items\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":{\"description\":\"the kind\",\"type\":\"string\"}},\"type\":\"object\"}},\"type\":\"object\"}",
+            validation: "{\"properties\":{\"key\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"label\":{\"type\":\"string\",\"x-ecma-pattern\":\"^\\\\([\\\\p\\\\{L\\\\}\\\\p\\\\{Z\\\\}_.:]*\\\\)$\"},\"mark\":{\"pattern\":\"^[!-\\\\/:-@\\\\[-`{-~]+$\",\"type\":\"string\"},\"name\":{\"pattern\":\"^[aA][bB][cC]$\",\"type\":\"string\"},\"price\":{\"$ref\":\"#/$defs/Other_properties_currency\"},\"properties\":{\"properties\":{\"items\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":{\"description\":\"the kind\",\"type\":\"string\"}},\"type\":\"object\"}},\"type\":\"object\"}",
         },
     ],
 );

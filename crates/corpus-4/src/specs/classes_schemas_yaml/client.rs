@@ -221,6 +221,8 @@ pub mod types {
         pub name: ::std::option::Option<TaggedName>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub price: ::std::option::Option<OtherPropertiesCurrency>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub properties: ::std::option::Option<TaggedProperties>,
     }
     ///`TaggedKey`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -447,6 +449,15 @@ pub mod types {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
                 })
         }
+    }
+    ///`TaggedProperties`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct TaggedProperties {
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub items: ::std::vec::Vec<::std::string::String>,
+        ///the kind
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+        pub type_: ::std::option::Option<::std::string::String>,
     }
     ///`Type`
     #[derive(

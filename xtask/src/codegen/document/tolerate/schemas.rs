@@ -14,12 +14,19 @@ use super::values::key_text;
 pub(super) fn schemas_everywhere(doc: &mut Value, note: &mut impl FnMut(String, &str)) {
     let snapshot = doc.clone();
     let mut foreign = ForeignSchemas::new(&snapshot);
-    walk(doc, String::new(), &mut foreign, note, 0);
+    walk(doc, String::new(), Role::Other, &mut foreign, note, 0);
     // The schemas foreign references point at, as components of their
     // own (through the rules too, which may hoist more).
     let mut hoisted = Vec::new();
     while let Some((name, mut schema)) = foreign.next_pending() {
-        walk(&mut schema, format!("components.schemas.{name}"), &mut foreign, note, 1);
+        walk(
+            &mut schema,
+            format!("components.schemas.{name}"),
+            Role::Schema,
+            &mut foreign,
+            note,
+            1,
+        );
         hoisted.push((name, schema));
     }
     if hoisted.is_empty() {
@@ -40,12 +47,57 @@ pub(super) fn schemas_everywhere(doc: &mut Value, note: &mut impl FnMut(String, 
     }
 }
 
-/// Visits every mapping; one under a `schema`, `schemas.<name>`,
-/// `properties.<name>`, `items`, `additionalProperties`, `not` or a
-/// combinator is a schema.
+/// What a value of the document is, as far as the schema rules go: read
+/// from where it stands (a property named `properties` or `type` is a
+/// schema, not a keyword).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A schema.
+    Schema,
+    /// A map whose every value is a schema (`properties`,
+    /// `components.schemas`).
+    Named,
+    /// A list whose every item is a schema (`allOf`, `anyOf`, `oneOf`).
+    Listed,
+    /// Anything else (under which a `schema` is a schema).
+    Other,
+}
+
+impl Role {
+    /// The role of the value under `key` in a mapping of this role (at
+    /// `at`).
+    fn of_key(self, key: &str, at: &str) -> Role {
+        match self {
+            Role::Named => Role::Schema,
+            Role::Schema => match key {
+                "properties" => Role::Named,
+                "items" | "additionalProperties" | "not" => Role::Schema,
+                "allOf" | "anyOf" | "oneOf" => Role::Listed,
+                _ => Role::Other,
+            },
+            Role::Listed | Role::Other => match key {
+                "schema" => Role::Schema,
+                "schemas" if at == "components" => Role::Named,
+                _ => Role::Other,
+            },
+        }
+    }
+
+    /// The role of an item in a list of this role.
+    fn of_item(self) -> Role {
+        match self {
+            Role::Listed => Role::Schema,
+            _ => Role::Other,
+        }
+    }
+}
+
+/// Visits every mapping; the schemas among them (by their [`Role`]) go
+/// through the schema rules.
 fn walk(
     value: &mut Value,
     at: String,
+    role: Role,
     foreign: &mut ForeignSchemas<'_>,
     note: &mut impl FnMut(String, &str),
     depth: usize,
@@ -55,14 +107,7 @@ fn walk(
     if depth > 64 {
         return;
     }
-    let is_schema = {
-        let parts: Vec<&str> = at.rsplitn(3, '.').collect();
-        let last = parts.first().copied().unwrap_or_default();
-        let parent = parts.get(1).copied().unwrap_or_default();
-        matches!(last, "schema" | "items" | "additionalProperties" | "not")
-            || matches!(parent, "properties" | "allOf" | "anyOf" | "oneOf")
-            || (parent == "schemas" && at.starts_with("components.schemas."))
-    };
+    let is_schema = role == Role::Schema;
     if is_schema && let Value::Mapping(map) = value {
         schema_rules(map, &at, foreign, note);
     }
@@ -77,13 +122,14 @@ fn walk(
                 if data || key.starts_with("x-") {
                     continue;
                 }
+                let child = role.of_key(&key, &at);
                 let next = if at.is_empty() { key } else { format!("{at}.{key}") };
-                walk(inner, next, foreign, note, depth + 1);
+                walk(inner, next, child, foreign, note, depth + 1);
             }
         }
         Value::Sequence(items) => {
             for (i, inner) in items.iter_mut().enumerate() {
-                walk(inner, format!("{at}.{i}"), foreign, note, depth + 1);
+                walk(inner, format!("{at}.{i}"), role.of_item(), foreign, note, depth + 1);
             }
         }
         _ => {}
