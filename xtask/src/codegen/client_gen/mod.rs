@@ -34,7 +34,7 @@ use date_times::write_date_times_as_rfc3339;
 use deprecated::mark_deprecated;
 use for_progenitor::{Cookies, for_progenitor, wire_names};
 use left_out::left_out_of_the_client;
-use output_fixes::{ListItemsIndented, MethodsReqwestLacks};
+use output_fixes::{ListItemsIndented, MethodsReqwestLacks, OneCatchAll};
 use servers::server_constants;
 
 fn settings(credentials: ClientCredentials, interface: ClientInterface) -> GenerationSettings {
@@ -111,6 +111,7 @@ pub fn generate(
     event_streams::add_item_streams(spec, &mut file, interface)?;
     syn::visit_mut::VisitMut::visit_file_mut(&mut MethodsReqwestLacks, &mut file);
     syn::visit_mut::VisitMut::visit_file_mut(&mut ListItemsIndented, &mut file);
+    syn::visit_mut::VisitMut::visit_file_mut(&mut OneCatchAll, &mut file);
     retries::add_retries(&mut file);
     file.items.extend(server_constants(spec));
     file.items.push(left_out_of_the_client(spec));

@@ -1,6 +1,6 @@
 //! What progenitor writes that would not compile or render right: methods
-//! reqwest lacks, and list items in doc comments indented as Markdown
-//! needs.
+//! reqwest lacks, a catch-all arm after another, and list items in doc
+//! comments indented as Markdown needs.
 
 use quote::quote;
 
@@ -24,6 +24,27 @@ impl syn::visit_mut::VisitMut for MethodsReqwestLacks {
         };
         let (receiver, url) = (&call.receiver, &call.args[0]);
         *call = syn::parse_quote!(#receiver.request(::reqwest::Method::#method, #url));
+    }
+}
+
+/// progenitor matches a response's status with a `default` response's
+/// arm `_ => ...` and, unless `default` is the last response it lists
+/// (which it never is beside a status, as it lists `default` first), a
+/// catch-all `_ => Err(Error::UnexpectedResponse(..))` after it: an arm
+/// that never matches (`unreachable_patterns`). The second goes.
+pub(super) struct OneCatchAll;
+
+impl syn::visit_mut::VisitMut for OneCatchAll {
+    fn visit_expr_match_mut(&mut self, expr: &mut syn::ExprMatch) {
+        syn::visit_mut::visit_expr_match_mut(self, expr);
+        let catch_all = |arm: &syn::Arm| matches!(arm.pat, syn::Pat::Wild(_)) && arm.guard.is_none();
+        if let Some(first) = expr.arms.iter().position(catch_all) {
+            let mut index = 0;
+            expr.arms.retain(|arm| {
+                index += 1;
+                index - 1 <= first || !catch_all(arm)
+            });
+        }
     }
 }
 

@@ -249,3 +249,41 @@ components:
     );
     assert!(server.contains("body: runtime::Payload"), "required");
 }
+
+/// An operation with a `default` response beside statuses but no 2xx (a
+/// redirect with a body, errors): progenitor writes the default's
+/// catch-all arm, then one for an unexpected status after it, which never
+/// matches (`unreachable_patterns`, found by `try --build`). One goes.
+#[test]
+fn a_default_beside_statuses_without_a_success_gets_one_catch_all_arm() {
+    let generated = generated(&spec(
+        r#"paths:
+  /items/{id}:
+    get:
+      operationId: findItem
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        '302':
+          description: found
+          content: {application/json: {schema: {type: object}}}
+        '404':
+          description: none
+          content: {application/json: {schema: {type: object}}}
+        default:
+          description: anything else
+          content: {application/json: {schema: {type: object}}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let client = &generated
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("client.rs"))
+        .unwrap()
+        .contents;
+    let method = &client[client.find("pub async fn find_item").unwrap()..];
+    let method = &method[..method.find("\n    }\n").unwrap()];
+    assert_eq!(method.matches("_ => ").count(), 1, "{method}");
+    assert!(!method.contains("UnexpectedResponse"), "{method}");
+}

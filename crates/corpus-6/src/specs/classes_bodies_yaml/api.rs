@@ -116,7 +116,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"body classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Tag\":{\"type\":\"object\",\"properties\":{\"Key\":{\"type\":\"string\",\"maxLength\":10},\"Value\":{\"type\":\"string\"}}}}},\"paths\":{\"/tags\":{\"post\":{\"operationId\":\"tagResource\",\"requestBody\":{\"required\":true,\"content\":{\"text/xml\":{\"schema\":{\"type\":\"object\",\"required\":[\"Tags\"],\"properties\":{\"Tags\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Tag\"},\"xml\":{\"wrapped\":true}}}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/note\":{\"put\":{\"operationId\":\"putNote\",\"requestBody\":{\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\",\"maxLength\":5,\"pattern\":\"^[a-z]+$\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/doc\":{\"put\":{\"operationId\":\"putDocument\",\"requestBody\":{\"content\":{\"application/pdf\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/upload\":{\"put\":{\"operationId\":\"upload\",\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/settings\":{\"put\":{\"operationId\":\"putSettings\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Tag\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/subscriptions/{channel}\":{\"post\":{\"operationId\":\"subscribe\",\"parameters\":[{\"name\":\"channel\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}},\"required\":false},\"responses\":{\"204\":{\"description\":\"subscribed\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"body classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Tag\":{\"type\":\"object\",\"properties\":{\"Key\":{\"type\":\"string\",\"maxLength\":10},\"Value\":{\"type\":\"string\"}}}}},\"paths\":{\"/tags\":{\"post\":{\"operationId\":\"tagResource\",\"requestBody\":{\"required\":true,\"content\":{\"text/xml\":{\"schema\":{\"type\":\"object\",\"required\":[\"Tags\"],\"properties\":{\"Tags\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Tag\"},\"xml\":{\"wrapped\":true}}}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/note\":{\"put\":{\"operationId\":\"putNote\",\"requestBody\":{\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\",\"maxLength\":5,\"pattern\":\"^[a-z]+$\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/doc\":{\"put\":{\"operationId\":\"putDocument\",\"requestBody\":{\"content\":{\"application/pdf\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/upload\":{\"put\":{\"operationId\":\"upload\",\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/settings\":{\"put\":{\"operationId\":\"putSettings\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Tag\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/subscriptions/{channel}\":{\"post\":{\"operationId\":\"subscribe\",\"parameters\":[{\"name\":\"channel\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}},\"required\":false},\"responses\":{\"204\":{\"description\":\"subscribed\"}}}},\"/found/{id}\":{\"get\":{\"operationId\":\"findItem\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"responses\":{\"302\":{\"description\":\"found\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}},\"default\":{\"description\":\"anything else\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -166,6 +166,21 @@ static SUBSCRIBE_BODY: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"format\":\"binary\",\"type\":\"string\"}",
     ::std::option::Option::Some("{\"format\":\"binary\",\"type\":\"string\"}"),
+);
+static FIND_ITEM_PARAM_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"type\":\"string\"}",
+    ::std::option::Option::None,
+);
+static FIND_ITEM_RESPONSE_302: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"type\":\"object\"}",
+    ::std::option::Option::Some("{\"type\":\"object\"}"),
+);
+static FIND_ITEM_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"type\":\"object\"}",
+    ::std::option::Option::Some("{\"type\":\"object\"}"),
 );
 ///`tagResource`: the operation's table, through which the generated layer serves it.
 pub struct TagResource;
@@ -443,6 +458,67 @@ static SUBSCRIBE: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`findItem`: the operation's table, through which the generated layer serves it.
+pub struct FindItem;
+impl runtime::Contract for FindItem {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &FIND_ITEM
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static FIND_ITEM: runtime::Operation = runtime::Operation {
+    id: "findItem",
+    method: "GET",
+    path: "/found/{id}",
+    security: &[],
+    parameters: &[
+        runtime::Parameter {
+            name: "id",
+            key: "id",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::String),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &FIND_ITEM_PARAM_ID,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 302u16,
+            last: 302u16,
+            description: "found",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &FIND_ITEM_RESPONSE_302,
+                doc_name: "FindItem302ResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[
+        runtime::ErrorResponse {
+            key: "default",
+            description: "anything else",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &FIND_ITEM_ERROR_DEFAULT,
+                doc_name: "",
+            }),
+        },
+    ],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[
     &TAG_RESOURCE,
@@ -451,6 +527,7 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &UPLOAD,
     &PUT_SETTINGS,
     &SUBSCRIBE,
+    &FIND_ITEM,
 ];
 ///The path parameters of `subscribe`, as read.
 #[doc(hidden)]
@@ -458,6 +535,13 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
 pub struct SubscribePath {
     #[serde(rename = "channel")]
     pub channel: ::std::string::String,
+}
+///The path parameters of `findItem`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct FindItemPath {
+    #[serde(rename = "id")]
+    pub id: ::std::string::String,
 }
 ///The responses `tagResource` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
@@ -645,6 +729,52 @@ impl SubscribeResponse {
         }
     }
 }
+///The responses `findItem` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum FindItemResponse {
+    ///302: found
+    Found(runtime::Json<::serde_json::Map<::std::string::String, ::serde_json::Value>>),
+    ///default (200-599, the status given): anything else
+    Default {
+        status: u16,
+        body: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    },
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl FindItemResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<FindItem> {
+        match self {
+            FindItemResponse::Found(body) => {
+                runtime::Reply::json(302u16, "application/json", body)
+            }
+            FindItemResponse::Default { status, body } => {
+                runtime::Reply::within(
+                    status,
+                    200u16,
+                    599u16,
+                    |status| runtime::Reply::error(status, &body),
+                )
+            }
+            FindItemResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "findItem is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
 /**The `body classes` API as dropshot sees it: one endpoint per operation, under ``.
 
 Implemented by [`StrictServer`]; a server implements [`BodyClassesHandlers`] instead.*/
@@ -712,6 +842,16 @@ pub trait BodyClassesApi {
         _parameters: runtime::Parameters<Subscribe>,
         body: runtime::RequestBody<Subscribe>,
     ) -> ::std::result::Result<runtime::Reply<Subscribe>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = GET,
+    path = "/found/{id}",
+    operation_id = "findItem",
+    tags = [],
+    }]
+    async fn find_item(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<FindItem>,
+    ) -> ::std::result::Result<runtime::Reply<FindItem>, runtime::ProblemDetails>;
     /// The OpenAPI document this API was generated from. Not part of
     /// the contract: unpublished, and open without a key.
     #[endpoint{method = GET,
@@ -759,6 +899,11 @@ pub trait BodyClassesHandlers: runtime::Authenticator + runtime::serving::Served
         channel: ::std::string::String,
         body: ::std::option::Option<runtime::Payload>,
     ) -> impl ::std::future::Future<Output = SubscribeResponse> + Send;
+    ///`findItem`
+    fn find_item(
+        &self,
+        id: ::std::string::String,
+    ) -> impl ::std::future::Future<Output = FindItemResponse> + Send;
 }
 ///Serves the dropshot API with a [`BodyClassesHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
@@ -931,6 +1076,32 @@ impl<H: BodyClassesHandlers> BodyClassesApi for StrictServer<H> {
             .await;
         ::std::result::Result::Ok(answering.finish(&SUBSCRIBE, reply))
     }
+    async fn find_item(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<FindItem>,
+    ) -> ::std::result::Result<runtime::Reply<FindItem>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    FindItemPath,
+                    runtime::NoParameters,
+                    _,
+                >(&FIND_ITEM, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BodyClassesHandlers>::find_item(handlers, path.id)
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&FIND_ITEM, reply))
+    }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
@@ -1043,6 +1214,17 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                "findItem".to_string(),
+                <StrictServer<H> as BodyClassesApi>::find_item,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/found/{id}",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "openapi_document".to_string(),
                     <StrictServer<H> as BodyClassesApi>::openapi_document,
                     ::dropshot::Method::GET,
@@ -1077,6 +1259,39 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                         method,
                         "application/json",
                         "/doc",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/found/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<FindItem>|
+                        async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::serving::Served::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&FIND_ITEM],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/found/{id}",
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/found/{id}",
                         versions(),
                     )
                     .visible(false),

@@ -390,6 +390,45 @@ impl Client {
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Sends a `GET` request to `/found/{id}`
+
+*/
+    pub async fn find_item<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> Result<
+        ResponseValue<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+        Error<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+    > {
+        let url = format!("{}/found/{}", self.baseurl, encode_path(& id.to_string()),);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "find_item",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200..=299 => ResponseValue::from_response(response).await,
+            _ => Err(Error::ErrorResponse(ResponseValue::from_response(response).await?)),
+        }
+    }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
@@ -426,6 +465,7 @@ impl Credentials {
             "upload" => &[],
             "put_settings" => &[],
             "subscribe" => &[],
+            "find_item" => &[],
             _ => &[],
         }
     }
