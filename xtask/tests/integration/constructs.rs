@@ -244,18 +244,6 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
     let response = |success: &str| with(&operation("get", "", success), "");
     let cases: Vec<(String, String, &str)> = vec![
         (
-            with(
-                &format!(
-                    "{}{}",
-                    operation("get", "", OK_JSON),
-                    operation("get", "", OK_JSON).replacen("/extra:", "/extra/:", 1)
-                ),
-                "",
-            ),
-            "paths./extra/.get".into(),
-            "one route to dropshot's router",
-        ),
-        (
             with(&operation("get", "", OK_JSON).replacen("/extra:", "/extra//x:", 1), ""),
             "paths./extra//x".into(),
             "empty path segment",

@@ -48,6 +48,7 @@ mod components;
 mod directory_bodies;
 mod directory_classes;
 mod directory_references;
+mod directory_shapes;
 mod new_service;
 mod openapi31;
 mod optional_parts;

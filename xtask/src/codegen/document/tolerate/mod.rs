@@ -72,6 +72,7 @@ mod keywords;
 mod operations;
 mod paths;
 mod references;
+mod schema_roles;
 mod schemas;
 mod values;
 

@@ -8,6 +8,7 @@ use serde_norway::{Mapping, Value};
 
 use super::foreign_schemas::{ForeignSchemas, foreign_reference};
 use super::keywords::{integral_counts, numeric_exclusive_bounds, pattern_dialect};
+use super::schema_roles::Role;
 use super::values::key_text;
 
 /// Every schema of the document, wherever it is, through the schema rules.
@@ -43,51 +44,6 @@ pub(super) fn schemas_everywhere(doc: &mut Value, note: &mut impl FnMut(String, 
     if let Value::Mapping(schemas) = schemas {
         for (name, schema) in hoisted {
             schemas.insert(name.into(), schema);
-        }
-    }
-}
-
-/// What a value of the document is, as far as the schema rules go: read
-/// from where it stands (a property named `properties` or `type` is a
-/// schema, not a keyword).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    /// A schema.
-    Schema,
-    /// A map whose every value is a schema (`properties`,
-    /// `components.schemas`).
-    Named,
-    /// A list whose every item is a schema (`allOf`, `anyOf`, `oneOf`).
-    Listed,
-    /// Anything else (under which a `schema` is a schema).
-    Other,
-}
-
-impl Role {
-    /// The role of the value under `key` in a mapping of this role (at
-    /// `at`).
-    fn of_key(self, key: &str, at: &str) -> Role {
-        match self {
-            Role::Named => Role::Schema,
-            Role::Schema => match key {
-                "properties" => Role::Named,
-                "items" | "additionalProperties" | "not" => Role::Schema,
-                "allOf" | "anyOf" | "oneOf" => Role::Listed,
-                _ => Role::Other,
-            },
-            Role::Listed | Role::Other => match key {
-                "schema" => Role::Schema,
-                "schemas" if at == "components" => Role::Named,
-                _ => Role::Other,
-            },
-        }
-    }
-
-    /// The role of an item in a list of this role.
-    fn of_item(self) -> Role {
-        match self {
-            Role::Listed => Role::Schema,
-            _ => Role::Other,
         }
     }
 }
