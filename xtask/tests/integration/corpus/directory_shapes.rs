@@ -88,3 +88,26 @@ components:
         "`type` is a property"
     );
 }
+
+/// A path or header parameter whose schema is nullable is text all the
+/// same (never null): the client takes it as a `&str`, not an `Option`
+/// it could not write (`Option<&str>` has no `to_string`, found by `try
+/// --build`).
+#[test]
+fn nullable_path_and_header_parameters_are_text() {
+    let generated = generated(&spec(
+        r#"paths:
+  /questions/{uin}:
+    get:
+      operationId: getQuestion
+      parameters:
+        - {name: uin, in: path, required: true, schema: {type: string, nullable: true}}
+        - {name: X-Trace, in: header, required: true, schema: {type: string, nullable: true}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let client = client(&generated);
+    assert!(client.contains("uin: &'a str,"), "{client}");
+    assert!(client.contains("x_trace: &'a str,"), "{client}");
+}

@@ -279,7 +279,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/batches/{ids}\":{\"get\":{\"operationId\":\"getBatches\",\"parameters\":[{\"name\":\"ids\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/jobs\":{\"get\":{\"operationId\":\"listJobs\",\"responses\":{\"204\":{\"description\":\"listed\"}}}},\"/jobs/\":{\"get\":{\"operationId\":\"listJobsToo\",\"responses\":{\"204\":{\"description\":\"listed\"}}},\"post\":{\"operationId\":\"startJob\",\"responses\":{\"204\":{\"description\":\"started\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"parameter classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Filter\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"values\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}},\"paths\":{\"/things/{id}\":{\"get\":{\"operationId\":\"getThing\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"oneOf\":[{\"type\":\"integer\"},{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}]}},{\"name\":\"n\",\"in\":\"query\",\"schema\":{\"minimum\":2,\"type\":\"number\"}},{\"name\":\"either\",\"in\":\"query\",\"schema\":{\"anyOf\":[{\"type\":\"integer\"},{\"type\":\"boolean\"}]}},{\"name\":\"tags\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"x-ids\",\"in\":\"header\",\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}},{\"name\":\"untyped\",\"in\":\"header\",\"schema\":{\"maxLength\":3,\"type\":\"string\"}},{\"name\":\"filters\",\"in\":\"query\",\"schema\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Filter\"}}},{\"name\":\"where\",\"in\":\"query\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\"}}}}}},{\"name\":\"x-where\",\"in\":\"header\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"}}}}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/pages\":{\"get\":{\"operationId\":\"listPages\",\"parameters\":[{\"name\":\"nextToken\",\"in\":\"query\",\"schema\":{\"type\":\"string\"}},{\"name\":\"nextToken\",\"in\":\"header\",\"schema\":{\"type\":\"string\"}},{\"name\":\"MaxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}},{\"name\":\"maxResults\",\"in\":\"query\",\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}}}},\"/pairs/{Key}/{key}\":{\"get\":{\"operationId\":\"getPair\",\"parameters\":[{\"name\":\"Key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}},{\"name\":\"key\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/batches/{ids}\":{\"get\":{\"operationId\":\"getBatches\",\"parameters\":[{\"name\":\"ids\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\"},\"maxItems\":3}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/questions/{uin}\":{\"get\":{\"operationId\":\"getQuestion\",\"parameters\":[{\"name\":\"uin\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"nullable\":true}},{\"name\":\"X-Trace\",\"in\":\"header\",\"required\":true,\"schema\":{\"type\":\"string\",\"nullable\":true}}],\"responses\":{\"204\":{\"description\":\"found\"}}}},\"/jobs\":{\"get\":{\"operationId\":\"listJobs\",\"responses\":{\"204\":{\"description\":\"listed\"}}}},\"/jobs/\":{\"get\":{\"operationId\":\"listJobsToo\",\"responses\":{\"204\":{\"description\":\"listed\"}}},\"post\":{\"operationId\":\"startJob\",\"responses\":{\"204\":{\"description\":\"started\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -392,6 +392,16 @@ static GET_BATCHES_PARAM_IDS: runtime::Schema = runtime::Schema::new(
     ::std::option::Option::Some(
         "{\"items\":{\"type\":\"integer\"},\"maxItems\":3,\"type\":\"array\"}",
     ),
+);
+static GET_QUESTION_PARAM_UIN: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"nullable\":true,\"type\":\"string\"}",
+    ::std::option::Option::None,
+);
+static GET_QUESTION_PARAM_X_TRACE: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"nullable\":true,\"type\":\"string\"}",
+    ::std::option::Option::None,
 );
 ///`getThing`: the operation's table, through which the generated layer serves it.
 pub struct GetThing;
@@ -715,6 +725,62 @@ static GET_BATCHES: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`getQuestion`: the operation's table, through which the generated layer serves it.
+pub struct GetQuestion;
+impl runtime::Contract for GetQuestion {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &GET_QUESTION
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static GET_QUESTION: runtime::Operation = runtime::Operation {
+    id: "getQuestion",
+    method: "GET",
+    path: "/questions/{uin}",
+    security: &[],
+    parameters: &[
+        runtime::Parameter {
+            name: "uin",
+            key: "uin",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::String),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &GET_QUESTION_PARAM_UIN,
+        },
+        runtime::Parameter {
+            name: "X-Trace",
+            key: "X-Trace",
+            location: runtime::Location::Header,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::String),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &GET_QUESTION_PARAM_X_TRACE,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 204u16,
+            last: 204u16,
+            description: "found",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 ///`listJobs`: the operation's table, through which the generated layer serves it.
 pub struct ListJobs;
 impl runtime::Contract for ListJobs {
@@ -820,6 +886,7 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &LIST_PAGES,
     &GET_PAIR,
     &GET_BATCHES,
+    &GET_QUESTION,
     &LIST_JOBS,
     &LIST_JOBS_TOO,
     &START_JOB,
@@ -878,6 +945,19 @@ pub struct GetPairPath {
 pub struct GetBatchesPath {
     #[serde(rename = "ids")]
     pub ids: ::std::vec::Vec<i64>,
+}
+///The path parameters of `getQuestion`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetQuestionPath {
+    #[serde(rename = "uin")]
+    pub uin: ::std::string::String,
+}
+///The query and header parameters of `getQuestion`.
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetQuestionParams {
+    #[serde(rename = "X-Trace")]
+    pub x_trace: ::std::string::String,
 }
 ///The responses `getThing` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
@@ -1001,6 +1081,37 @@ impl GetBatchesResponse {
                     runtime::Problem::new(
                         "not_implemented",
                         "getBatches is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
+///The responses `getQuestion` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetQuestionResponse {
+    ///204: found
+    NoContent,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl GetQuestionResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetQuestion> {
+        match self {
+            GetQuestionResponse::NoContent => runtime::Reply::empty(204u16),
+            GetQuestionResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getQuestion is not implemented yet",
                     ),
                 )
             }
@@ -1148,6 +1259,16 @@ pub trait ParameterClassesApi {
     ) -> ::std::result::Result<runtime::Reply<GetBatches>, runtime::ProblemDetails>;
     ///
     #[endpoint{method = GET,
+    path = "/questions/{uin}",
+    operation_id = "getQuestion",
+    tags = [],
+    }]
+    async fn get_question(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetQuestion>,
+    ) -> ::std::result::Result<runtime::Reply<GetQuestion>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = GET,
     path = "/jobs",
     operation_id = "listJobs",
     tags = [],
@@ -1202,6 +1323,12 @@ pub trait ParameterClassesHandlers: runtime::Authenticator + runtime::serving::S
         &self,
         ids: ::std::vec::Vec<i64>,
     ) -> impl ::std::future::Future<Output = GetBatchesResponse> + Send;
+    ///`getQuestion`
+    fn get_question(
+        &self,
+        uin: ::std::string::String,
+        params: GetQuestionParams,
+    ) -> impl ::std::future::Future<Output = GetQuestionResponse> + Send;
     ///`listJobs`
     fn list_jobs(&self) -> impl ::std::future::Future<Output = ListJobsResponse> + Send;
     ///`listJobsToo`
@@ -1332,6 +1459,36 @@ impl<H: ParameterClassesHandlers> ParameterClassesApi for StrictServer<H> {
             })
             .await;
         ::std::result::Result::Ok(answering.finish(&GET_BATCHES, reply))
+    }
+    async fn get_question(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetQuestion>,
+    ) -> ::std::result::Result<runtime::Reply<GetQuestion>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetQuestionPath,
+                    GetQuestionParams,
+                    _,
+                >(&GET_QUESTION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as ParameterClassesHandlers>::get_question(
+                        handlers,
+                        path.uin,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&GET_QUESTION, reply))
     }
     async fn list_jobs(
         rqctx: ::dropshot::RequestContext<Self::Context>,
@@ -1466,6 +1623,17 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                 ::dropshot::Method::GET,
                 "application/json",
                 "/batches/{ids}",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                "getQuestion".to_string(),
+                <StrictServer<H> as ParameterClassesApi>::get_question,
+                ::dropshot::Method::GET,
+                "application/json",
+                "/questions/{uin}",
                 versions(),
             ),
         );
@@ -1695,6 +1863,39 @@ pub fn register_endpoints<H: ParameterClassesHandlers>(
                         method,
                         "application/json",
                         "/pairs/{Key}/{key}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/questions/{uin}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetQuestion>|
+                        async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::serving::Served::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_QUESTION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/questions/{uin}",
+                                    "GET",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/questions/{uin}",
                         versions(),
                     )
                     .visible(false),

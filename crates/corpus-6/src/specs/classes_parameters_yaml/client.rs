@@ -541,6 +541,38 @@ impl Client {
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Sends a `GET` request to `/questions/{uin}`
+
+*/
+    pub async fn get_question<'a>(
+        &'a self,
+        uin: &'a str,
+        x_trace: &'a str,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let url = format!(
+            "{}/questions/{}", self.baseurl, encode_path(& uin.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        header_map.append("X-Trace", x_trace.to_string().try_into()?);
+        #[allow(unused_mut)]
+        let mut request = self.client.get(url).headers(header_map).build()?;
+        let info = OperationInfo {
+            operation_id: "get_question",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Sends a `GET` request to `/jobs`
 
 */
@@ -650,6 +682,7 @@ impl Credentials {
             "list_pages" => &[],
             "get_pair" => &[],
             "get_batches" => &[],
+            "get_question" => &[],
             "list_jobs" => &[],
             "list_jobs_too" => &[],
             "start_job" => &[],

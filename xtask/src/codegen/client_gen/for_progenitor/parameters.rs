@@ -22,7 +22,10 @@ pub(in crate::codegen::client_gen) enum Cookies {
 /// client's method is rewritten to send them as the spec says,
 /// `client_gen/query_objects.rs`); and `content` parameters, which it
 /// refuses too, as parameters of their content's schema (the client's
-/// method sends them as JSON text, `client_gen/json_parameters.rs`).
+/// method sends them as JSON text, `client_gen/json_parameters.rs`). A
+/// path or header parameter's own schema is not nullable: its value is
+/// text, never null (the server reads it so), and progenitor would make
+/// it an `Option` it cannot write (`Option<&str>` has no `to_string`).
 pub(super) fn parameters_progenitor_takes(api: &mut OpenAPI, cookies: Cookies) {
     let as_taken = |parameter: &mut ReferenceOr<Parameter>| {
         if let ReferenceOr::Item(parameter) = parameter {
@@ -36,6 +39,12 @@ pub(super) fn parameters_progenitor_takes(api: &mut OpenAPI, cookies: Cookies) {
                     })
                 }));
             }
+        }
+        if let ReferenceOr::Item(Parameter::Path { parameter_data, .. } | Parameter::Header { parameter_data, .. }) =
+            parameter
+            && let openapiv3::ParameterSchemaOrContent::Schema(ReferenceOr::Item(schema)) = &mut parameter_data.format
+        {
+            schema.schema_data.nullable = false;
         }
         match parameter {
             ReferenceOr::Item(Parameter::Cookie { parameter_data, .. }) if cookies == Cookies::AsHeaders => {
