@@ -39,11 +39,8 @@ impl syn::visit_mut::VisitMut for OneCatchAll {
         syn::visit_mut::visit_expr_match_mut(self, expr);
         let catch_all = |arm: &syn::Arm| matches!(arm.pat, syn::Pat::Wild(_)) && arm.guard.is_none();
         if let Some(first) = expr.arms.iter().position(catch_all) {
-            let mut index = 0;
-            expr.arms.retain(|arm| {
-                index += 1;
-                index - 1 <= first || !catch_all(arm)
-            });
+            let after = expr.arms.split_off(first + 1);
+            expr.arms.extend(after.into_iter().filter(|arm| !catch_all(arm)));
         }
     }
 }
