@@ -287,3 +287,43 @@ fn a_default_beside_statuses_without_a_success_gets_one_catch_all_arm() {
     assert_eq!(method.matches("_ => ").count(), 1, "{method}");
     assert!(!method.contains("UnexpectedResponse"), "{method}");
 }
+
+/// A WebSocket upgrade (101) beside another success (docker's attach: a
+/// 200 where no upgrade was asked for): the server has a variant for
+/// each; progenitor's client method has one success type, the upgrade,
+/// and a 200 reaches its caller as an unexpected response (progenitor
+/// asserted otherwise, and the operation was refused).
+#[test]
+fn an_upgrade_beside_another_success_is_served() {
+    let generated = generated(&spec(
+        r#"paths:
+  /containers/{id}/attach:
+    post:
+      operationId: attach
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        '101': {description: upgraded}
+        '200': {description: no upgrade asked for}
+        '404':
+          description: none
+          content: {application/json: {schema: {type: object}}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let server = server(&generated);
+    assert!(
+        server.contains("SwitchingProtocols") && server.contains("Ok"),
+        "a variant each"
+    );
+    let client = &generated
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("client.rs"))
+        .unwrap()
+        .contents;
+    assert!(
+        client.contains("ResponseValue::upgrade(response)"),
+        "the client upgrades"
+    );
+}

@@ -116,7 +116,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"body classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Tag\":{\"type\":\"object\",\"properties\":{\"Key\":{\"type\":\"string\",\"maxLength\":10},\"Value\":{\"type\":\"string\"}}}}},\"paths\":{\"/tags\":{\"post\":{\"operationId\":\"tagResource\",\"requestBody\":{\"required\":true,\"content\":{\"text/xml\":{\"schema\":{\"type\":\"object\",\"required\":[\"Tags\"],\"properties\":{\"Tags\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Tag\"},\"xml\":{\"wrapped\":true}}}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/note\":{\"put\":{\"operationId\":\"putNote\",\"requestBody\":{\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\",\"maxLength\":5,\"pattern\":\"^[a-z]+$\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/doc\":{\"put\":{\"operationId\":\"putDocument\",\"requestBody\":{\"content\":{\"application/pdf\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/upload\":{\"put\":{\"operationId\":\"upload\",\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/settings\":{\"put\":{\"operationId\":\"putSettings\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Tag\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/subscriptions/{channel}\":{\"post\":{\"operationId\":\"subscribe\",\"parameters\":[{\"name\":\"channel\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}},\"required\":false},\"responses\":{\"204\":{\"description\":\"subscribed\"}}}},\"/found/{id}\":{\"get\":{\"operationId\":\"findItem\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"responses\":{\"302\":{\"description\":\"found\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}},\"default\":{\"description\":\"anything else\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"body classes\",\"version\":\"1.0.0\"},\"components\":{\"schemas\":{\"Tag\":{\"type\":\"object\",\"properties\":{\"Key\":{\"type\":\"string\",\"maxLength\":10},\"Value\":{\"type\":\"string\"}}}}},\"paths\":{\"/tags\":{\"post\":{\"operationId\":\"tagResource\",\"requestBody\":{\"required\":true,\"content\":{\"text/xml\":{\"schema\":{\"type\":\"object\",\"required\":[\"Tags\"],\"properties\":{\"Tags\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Tag\"},\"xml\":{\"wrapped\":true}}}}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/note\":{\"put\":{\"operationId\":\"putNote\",\"requestBody\":{\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\",\"maxLength\":5,\"pattern\":\"^[a-z]+$\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/doc\":{\"put\":{\"operationId\":\"putDocument\",\"requestBody\":{\"content\":{\"application/pdf\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/upload\":{\"put\":{\"operationId\":\"upload\",\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/settings\":{\"put\":{\"operationId\":\"putSettings\",\"requestBody\":{\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Tag\"}}}},\"responses\":{\"204\":{\"description\":\"done\"}}}},\"/subscriptions/{channel}\":{\"post\":{\"operationId\":\"subscribe\",\"parameters\":[{\"name\":\"channel\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"requestBody\":{\"content\":{\"*/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}},\"required\":false},\"responses\":{\"204\":{\"description\":\"subscribed\"}}}},\"/found/{id}\":{\"get\":{\"operationId\":\"findItem\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"responses\":{\"302\":{\"description\":\"found\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}},\"default\":{\"description\":\"anything else\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\"}}}}}}},\"/attach/{id}\":{\"post\":{\"operationId\":\"attach\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\"}}],\"responses\":{\"101\":{\"description\":\"upgraded\"},\"200\":{\"description\":\"no upgrade asked for\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -181,6 +181,11 @@ static FIND_ITEM_ERROR_DEFAULT: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"type\":\"object\"}",
     ::std::option::Option::Some("{\"type\":\"object\"}"),
+);
+static ATTACH_PARAM_ID: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"type\":\"string\"}",
+    ::std::option::Option::None,
 );
 ///`tagResource`: the operation's table, through which the generated layer serves it.
 pub struct TagResource;
@@ -519,6 +524,58 @@ static FIND_ITEM: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`attach`: the operation's table, through which the generated layer serves it.
+pub struct Attach;
+impl runtime::Contract for Attach {
+    type Error = runtime::ProblemDetails;
+    const ERROR_MEDIA_TYPE: &'static str = runtime::PROBLEM_JSON;
+    fn operation() -> &'static runtime::Operation {
+        &ATTACH
+    }
+    fn error(status: u16, problem: runtime::Problem) -> runtime::ProblemDetails {
+        runtime::ProblemDetails::from_problem(status, problem)
+    }
+}
+static ATTACH: runtime::Operation = runtime::Operation {
+    id: "attach",
+    method: "POST",
+    path: "/attach/{id}",
+    security: &[],
+    parameters: &[
+        runtime::Parameter {
+            name: "id",
+            key: "id",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Scalar(runtime::Scalar::String),
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &ATTACH_PARAM_ID,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 101u16,
+            last: 101u16,
+            description: "upgraded",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+        runtime::SuccessResponse {
+            status: 200u16,
+            last: 200u16,
+            description: "no upgrade asked for",
+            content: ::std::option::Option::None,
+            headers: &[],
+        },
+    ],
+    errors: &[],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 /// Every operation's table, in the spec's order.
 pub static OPERATIONS: &[&runtime::Operation] = &[
     &TAG_RESOURCE,
@@ -528,6 +585,7 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &PUT_SETTINGS,
     &SUBSCRIBE,
     &FIND_ITEM,
+    &ATTACH,
 ];
 ///The path parameters of `subscribe`, as read.
 #[doc(hidden)]
@@ -540,6 +598,13 @@ pub struct SubscribePath {
 #[doc(hidden)]
 #[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
 pub struct FindItemPath {
+    #[serde(rename = "id")]
+    pub id: ::std::string::String,
+}
+///The path parameters of `attach`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct AttachPath {
     #[serde(rename = "id")]
     pub id: ::std::string::String,
 }
@@ -775,6 +840,40 @@ impl FindItemResponse {
         }
     }
 }
+///The responses `attach` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum AttachResponse {
+    ///101: upgraded
+    SwitchingProtocols(runtime::Switching),
+    ///200: no upgrade asked for
+    Ok,
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl AttachResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<Attach> {
+        match self {
+            AttachResponse::SwitchingProtocols(body) => runtime::Reply::switching(body),
+            AttachResponse::Ok => runtime::Reply::empty(200u16),
+            AttachResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "attach is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
 /**The `body classes` API as dropshot sees it: one endpoint per operation, under ``.
 
 Implemented by [`StrictServer`]; a server implements [`BodyClassesHandlers`] instead.*/
@@ -852,6 +951,17 @@ pub trait BodyClassesApi {
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<FindItem>,
     ) -> ::std::result::Result<runtime::Reply<FindItem>, runtime::ProblemDetails>;
+    ///
+    #[endpoint{method = POST,
+    path = "/attach/{id}",
+    operation_id = "attach",
+    tags = [],
+    }]
+    async fn attach(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<Attach>,
+        handshake: runtime::Handshake,
+    ) -> ::std::result::Result<runtime::Reply<Attach>, runtime::ProblemDetails>;
     /// The OpenAPI document this API was generated from. Not part of
     /// the contract: unpublished, and open without a key.
     #[endpoint{method = GET,
@@ -904,6 +1014,12 @@ pub trait BodyClassesHandlers: runtime::Authenticator + runtime::serving::Served
         &self,
         id: ::std::string::String,
     ) -> impl ::std::future::Future<Output = FindItemResponse> + Send;
+    ///`attach`
+    fn attach(
+        &self,
+        id: ::std::string::String,
+        upgrade: runtime::Upgrade,
+    ) -> impl ::std::future::Future<Output = AttachResponse> + Send;
 }
 ///Serves the dropshot API with a [`BodyClassesHandlers`] implementation: authentication, parameter and body checks and response mapping live here, so an implementation cannot skip them.
 pub struct StrictServer<H>(::std::marker::PhantomData<H>);
@@ -1102,6 +1218,43 @@ impl<H: BodyClassesHandlers> BodyClassesApi for StrictServer<H> {
             .await;
         ::std::result::Result::Ok(answering.finish(&FIND_ITEM, reply))
     }
+    async fn attach(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<Attach>,
+        handshake: runtime::Handshake,
+    ) -> ::std::result::Result<runtime::Reply<Attach>, runtime::ProblemDetails> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let (path, _) = match runtime::read_parameters::<
+                    AttachPath,
+                    runtime::NoParameters,
+                    _,
+                >(&ATTACH, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let upgrade = match handshake.upgrade() {
+                    ::std::result::Result::Ok(upgrade) => upgrade,
+                    ::std::result::Result::Err((status, problem)) => {
+                        return runtime::Reply::problem(status, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as BodyClassesHandlers>::attach(
+                        handlers,
+                        path.id,
+                        upgrade,
+                    )
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&ATTACH, reply))
+    }
     async fn openapi_document(
         _rqctx: ::dropshot::RequestContext<Self::Context>,
     ) -> ::std::result::Result<
@@ -1225,6 +1378,17 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                "attach".to_string(),
+                <StrictServer<H> as BodyClassesApi>::attach,
+                ::dropshot::Method::POST,
+                "application/json",
+                "/attach/{id}",
+                versions(),
+            ),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "openapi_document".to_string(),
                     <StrictServer<H> as BodyClassesApi>::openapi_document,
                     ::dropshot::Method::GET,
@@ -1234,6 +1398,39 @@ pub fn register_endpoints<H: BodyClassesHandlers>(
                 )
                 .visible(false),
         );
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/attach/{id}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<Attach>|
+                        async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::serving::Served::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&ATTACH],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/attach/{id}",
+                                    "POST",
+                                    runtime::ProblemDetails::from_problem,
+                                )
+                                .map_err(runtime::ProblemDetails::from)
+                        },
+                        method,
+                        "application/json",
+                        "/attach/{id}",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
     for method in runtime::methods_other_than(&["PUT"]) {
         endpoints
             .push(

@@ -429,6 +429,48 @@ impl Client {
             _ => Err(Error::ErrorResponse(ResponseValue::from_response(response).await?)),
         }
     }
+    /**Sends a `POST` request to `/attach/{id}`
+
+*/
+    pub async fn attach<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> Result<ResponseValue<reqwest::Upgraded>, Error<()>> {
+        let url = format!("{}/attach/{}", self.baseurl, encode_path(& id.to_string()),);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .headers(header_map)
+            .header(::reqwest::header::CONNECTION, "Upgrade")
+            .header(::reqwest::header::UPGRADE, "websocket")
+            .header(::reqwest::header::SEC_WEBSOCKET_VERSION, "13")
+            .header(
+                ::reqwest::header::SEC_WEBSOCKET_KEY,
+                ::base64::Engine::encode(
+                    &::base64::engine::general_purpose::STANDARD,
+                    ::rand::random::<[u8; 16]>(),
+                ),
+            )
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "attach",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            101u16 => ResponseValue::upgrade(response).await,
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
@@ -466,6 +508,7 @@ impl Credentials {
             "put_settings" => &[],
             "subscribe" => &[],
             "find_item" => &[],
+            "attach" => &[],
             _ => &[],
         }
     }

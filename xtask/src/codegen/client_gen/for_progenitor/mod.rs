@@ -106,11 +106,19 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
             });
             // A 101 is the WebSocket upgrade the server implements;
             // progenitor sends the handshake for dropshot's marker only.
+            // Its client method has one success type: beside the upgrade,
+            // another success (docker's attach: 200 where no upgrade was
+            // asked for) reaches the caller as an unexpected response,
+            // with its status and body (the server serves both).
             if operation.responses.responses.contains_key(&StatusCode::Code(101)) {
                 operation
                     .extensions
                     .entry("x-dropshot-websocket".to_string())
                     .or_insert_with(|| serde_json::json!({}));
+                operation
+                    .responses
+                    .responses
+                    .retain(|status, _| !matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2)));
             }
             let responses = &mut operation.responses;
             let has_success = responses
