@@ -4,21 +4,45 @@
 
 use reqwest::header::{COOKIE, HeaderMap, HeaderValue, InvalidHeaderValue};
 
-/// A parameter's value as a header or a path segment carries it: a string
-/// as it is, a list's items joined by commas (the `simple` style), any
-/// other value as JSON.
+/// A parameter's value as a header or a path segment carries it (the
+/// `simple` style): a string as it is, a list's items joined by commas,
+/// an object's present properties as their names and values so joined.
 pub fn parameter_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
-    fn text(value: &serde_json::Value) -> String {
-        match value {
-            serde_json::Value::String(text) => text.clone(),
-            other => other.to_string(),
-        }
-    }
     match serde_json::to_value(value) {
         Ok(serde_json::Value::Array(items)) => items.iter().map(text).collect::<Vec<_>>().join(","),
+        Ok(serde_json::Value::Object(properties)) => present(&properties)
+            .flat_map(|(name, value)| [name.clone(), text(value)])
+            .collect::<Vec<_>>()
+            .join(","),
         Ok(value) => text(&value),
         Err(_) => String::new(),
     }
+}
+
+/// An object parameter as a header or a path segment carries it with
+/// `explode: true`: its present properties as `name=value`, joined by
+/// commas; any other value as [`parameter_text`] writes it.
+pub fn exploded_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::Object(properties)) => present(&properties)
+            .map(|(name, value)| format!("{name}={}", text(value)))
+            .collect::<Vec<_>>()
+            .join(","),
+        _ => parameter_text(value),
+    }
+}
+
+fn text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn present(
+    properties: &serde_json::Map<String, serde_json::Value>,
+) -> impl Iterator<Item = (&String, &serde_json::Value)> {
+    properties.iter().filter(|(_, value)| !value.is_null())
 }
 
 /// A parameter sent as JSON text (a `content` parameter, or a value no
@@ -47,14 +71,16 @@ pub fn append_cookie(headers: &mut HeaderMap, name: &str, value: String) -> Resu
 mod tests {
     use serde_json::json;
 
-    use super::{append_cookie, json_text, parameter_text};
+    use super::{append_cookie, exploded_text, json_text, parameter_text};
 
     #[test]
     fn a_value_is_its_text_and_a_list_its_items_joined() {
         assert_eq!(parameter_text("a b"), "a b");
         assert_eq!(parameter_text(&7), "7");
         assert_eq!(parameter_text(&json!(["x", 2, true])), "x,2,true");
-        assert_eq!(parameter_text(&json!({"k": "v"})), r#"{"k":"v"}"#);
+        assert_eq!(parameter_text(&json!({"k": "v", "n": 2, "gone": null})), "k,v,n,2");
+        assert_eq!(exploded_text(&json!({"k": "v", "n": 2, "gone": null})), "k=v,n=2");
+        assert_eq!(exploded_text(&json!(["a", "b"])), "a,b");
     }
 
     #[test]

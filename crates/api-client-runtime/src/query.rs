@@ -1,6 +1,6 @@
 //! Object query parameters in the styles progenitor does not write:
-//! `name[property]=value` per property (`deepObject`), or
-//! `name=property,value,...` (`form`, `explode: false`).
+//! `name[property]=value` per property (`deepObject`, in bracket notation
+//! to any depth), or `name=property,value,...` (`form`, `explode: false`).
 
 /// An object query parameter, serialized as the pairs its style writes.
 /// Absent (`None`) and null properties are not sent.
@@ -21,21 +21,19 @@ impl<'a, T> ObjectQuery<'a, T> {
 impl<T: serde::Serialize> serde::Serialize for ObjectQuery<'_, T> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let value = serde_json::to_value(self.value).map_err(serde::ser::Error::custom)?;
-        let properties = match value {
-            serde_json::Value::Object(properties) => properties,
-            serde_json::Value::Null => serde_json::Map::new(),
-            _ => return Err(serde::ser::Error::custom(format!("`{}` is not an object", self.name))),
-        };
-        let text = |value: serde_json::Value| match value {
-            serde_json::Value::String(text) => text,
-            other => other.to_string(),
-        };
-        let present = properties.into_iter().filter(|(_, value)| !value.is_null());
         let pairs: Vec<(String, String)> = match self.deep {
-            true => present
-                .map(|(property, value)| (format!("{}[{property}]", self.name), text(value)))
-                .collect(),
+            true => {
+                let mut pairs = Vec::new();
+                bracketed(self.name.to_string(), value, &mut pairs);
+                pairs
+            }
             false => {
+                let properties = match value {
+                    serde_json::Value::Object(properties) => properties,
+                    serde_json::Value::Null => serde_json::Map::new(),
+                    _ => return Err(serde::ser::Error::custom(format!("`{}` is not an object", self.name))),
+                };
+                let present = properties.into_iter().filter(|(_, value)| !value.is_null());
                 let joined: Vec<String> = present.flat_map(|(property, value)| [property, text(value)]).collect();
                 match joined.is_empty() {
                     true => Vec::new(),
@@ -44,6 +42,38 @@ impl<T: serde::Serialize> serde::Serialize for ObjectQuery<'_, T> {
             }
         };
         pairs.serialize(serializer)
+    }
+}
+
+fn text(value: serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(text) => text,
+        other => other.to_string(),
+    }
+}
+
+/// `value` as the pairs bracket notation writes under `name`: a scalar as
+/// `name=value`, an object's property as `name[key]`, a list's scalar item
+/// as `name[]` and its structured item as `name[index]`, nested to any
+/// depth. Null is not sent.
+pub fn bracketed(name: String, value: serde_json::Value, pairs: &mut Vec<(String, String)>) {
+    match value {
+        serde_json::Value::Null => {}
+        serde_json::Value::Object(properties) => {
+            for (key, value) in properties {
+                bracketed(format!("{name}[{key}]"), value, pairs);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for (index, item) in items.into_iter().enumerate() {
+                let key = match item.is_object() || item.is_array() {
+                    true => index.to_string(),
+                    false => String::new(),
+                };
+                bracketed(format!("{name}[{key}]"), item, pairs);
+            }
+        }
+        scalar => pairs.push((name, text(scalar))),
     }
 }
 
@@ -72,8 +102,25 @@ mod tests {
     }
 
     #[test]
+    fn a_deep_value_of_any_structure_is_written_in_brackets() {
+        assert_eq!(query(&json!(5), true).unwrap(), "filter=5");
+        assert_eq!(
+            query(&json!({"gt": 1, "lt": {"x": true}}), true).unwrap(),
+            "filter%5Bgt%5D=1&filter%5Blt%5D%5Bx%5D=true"
+        );
+        assert_eq!(
+            query(&json!(["a", "b"]), true).unwrap(),
+            "filter%5B%5D=a&filter%5B%5D=b"
+        );
+        assert_eq!(
+            query(&json!([{"price": "p"}, {"price": "q"}]), true).unwrap(),
+            "filter%5B0%5D%5Bprice%5D=p&filter%5B1%5D%5Bprice%5D=q"
+        );
+    }
+
+    #[test]
     fn a_value_that_is_not_an_object_is_refused_by_name() {
-        let error = query(&json!([1, 2]), true).unwrap_err();
+        let error = query(&json!([1, 2]), false).unwrap_err();
         assert!(error.to_string().contains("`filter` is not an object"), "{error}");
     }
 }

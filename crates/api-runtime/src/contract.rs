@@ -143,6 +143,10 @@ pub enum ValueKind {
     /// no style of OpenAPI's writes, such as a list of objects), read as
     /// the value it is.
     Json,
+    /// A query value of any structure in the `deepObject` style's bracket
+    /// notation (`created[gt]=1`, `expand[]=a`, `created=1`), each text
+    /// read by its schema (`crate::brackets`).
+    Deep,
 }
 
 /// One path, query, header or cookie parameter.

@@ -50,12 +50,16 @@ pub fn is_documentable(operation: &Operation, parameter: &Parameter) -> bool {
 }
 
 /// Whether dropshot's document shows a parameter as a string rather than
-/// its schema: a path parameter that is a list (its items joined by
-/// commas) is one segment's text to dropshot's router, whose description
-/// takes a path parameter of one scalar type only. The table reads it as
-/// the list it is.
+/// its schema: a path parameter that is a list or an object (its items,
+/// or its properties' names and values, joined by commas) is one
+/// segment's text to dropshot's router, whose description takes a path
+/// parameter of one scalar type only; so is a header that is an object.
+/// The table reads each as the value it is.
 pub fn is_documented_as_text(parameter: &Parameter) -> bool {
-    parameter.location == Location::Path && matches!(parameter.value, ValueKind::Array(_))
+    matches!(
+        (parameter.location, parameter.value),
+        (Location::Path, ValueKind::Array(_) | ValueKind::Object { .. }) | (Location::Header, ValueKind::Object { .. })
+    )
 }
 
 /// The operation's parameters as dropshot's `Path`, `Query` and `Header`

@@ -7,8 +7,10 @@ use std::borrow::Cow;
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
+use crate::brackets::{self, Tree};
 use crate::contract::{Body, FormField, FormItem, Scalar};
 use crate::rejection::Rejection;
+use crate::schema_walk::Walker;
 use crate::values::{quote, read_scalar};
 
 /// A form body as the JSON object its schema describes: each field read
@@ -34,7 +36,25 @@ pub(crate) fn read_fields<'a>(
             .find(|(field, _)| *field == name)
             .map(|(_, f)| *f)
     };
+    // Fields in bracket notation (`card[number]=4242`, `expand[]=a`), as
+    // the `deepObject` encoding writes them: a tree of texts per field,
+    // read by the field's schema once all its pairs are in.
+    let mut deep: Vec<(String, Option<Tree>)> = Vec::new();
     for (name, text) in pairs {
+        if field_of(&name).is_none()
+            && let Some((base, keys)) = brackets::split(&name)
+        {
+            let index = match deep.iter().position(|(field, _)| field == base) {
+                Some(index) => index,
+                None => {
+                    deep.push((base.to_string(), None));
+                    deep.len() - 1
+                }
+            };
+            Tree::add(&mut deep[index].1, &keys, &text)
+                .map_err(|why| Rejection::invalid_body(format!("form field `{base}` {why}")))?;
+            continue;
+        }
         let invalid =
             |reason: String| Rejection::invalid_body(format!("form field `{name}`: {} {reason}", quote(&text)));
         let field = field_of(&name);
@@ -79,12 +99,34 @@ pub(crate) fn read_fields<'a>(
             },
         }
     }
+    let walker = Walker::new(spec.schema.components());
+    for (name, tree) in deep {
+        let Some(tree) = tree else { continue };
+        let schema = brackets::property_schema(&walker, spec.schema.doc_value(), &name);
+        let value = brackets::read(&walker, tree, schema).map_err(|(pointer, why)| {
+            Rejection::invalid_body(format!("form field `{name}{}`: {why}", bracketed(&pointer)))
+        })?;
+        if object.contains_key(&name) {
+            return Err(Rejection::invalid_body(format!(
+                "form field `{name}` is given both as itself and in brackets"
+            )));
+        }
+        object.insert(name, value);
+    }
     for (name, field) in spec.form_fields {
         if let FormField::List { required: true, .. } = field {
             object.entry(*name).or_insert_with(|| Value::Array(Vec::new()));
         }
     }
     Ok(Value::Object(object))
+}
+
+/// A JSON pointer into a field's value as the brackets that name it
+/// (`/0/price` is `[0][price]`).
+fn bracketed(pointer: &str) -> String {
+    let keys = pointer.split('/').skip(1);
+    keys.map(|key| format!("[{}]", key.replace("~1", "/").replace("~0", "~")))
+        .collect()
 }
 
 fn read_item(text: &str, items: FormItem) -> Result<Value, String> {
@@ -201,5 +243,54 @@ mod tests {
             serde_json::json!({"nested": "not json", "ids": []}),
             "the schema then says it is not an object"
         );
+    }
+
+    #[test]
+    fn fields_in_bracket_notation_are_read_by_their_schema() {
+        static COMPONENTS: crate::schema::Components = crate::schema::Components::new(&[]);
+        static CHARGE: crate::schema::Schema = crate::schema::Schema::new(
+            &COMPONENTS,
+            r#"{"type": "object", "properties": {
+                "card": {"type": "object", "properties": {"exp_month": {"type": "integer"}}},
+                "expand": {"type": "array", "items": {"type": "string"}},
+                "metadata": {"anyOf": [{"type": "object", "additionalProperties": {"type": "string"}},
+                                       {"type": "string", "enum": [""]}]}}}"#,
+            None,
+        );
+        let form = Body {
+            schema: &CHARGE,
+            form_fields: &[(
+                "expand",
+                FormField::List {
+                    items: FormItem::Scalar(Scalar::String),
+                    required: false,
+                },
+            )],
+            ..Body::for_tests(BodyKind::Form, "application/x-www-form-urlencoded")
+        };
+        assert_eq!(
+            read_form(
+                &form,
+                b"card%5Bexp_month%5D=12&card[number]=4242&expand[]=a&expand[]=b&metadata[k]=v"
+            )
+            .unwrap(),
+            serde_json::json!({
+                "card": {"exp_month": 12, "number": "4242"},
+                "expand": ["a", "b"],
+                "metadata": {"k": "v"},
+            })
+        );
+        assert_eq!(
+            read_form(&form, b"metadata=").unwrap(),
+            serde_json::json!({"metadata": ""}),
+            "a field's own pair is read as before"
+        );
+        let month = read_form(&form, b"card[exp_month]=May").unwrap_err().problem.message;
+        assert!(month.contains("form field `card[exp_month]`"), "{month}");
+        let both = read_form(&form, b"metadata=&metadata[k]=v")
+            .unwrap_err()
+            .problem
+            .message;
+        assert!(both.contains("both as itself and in brackets"), "{both}");
     }
 }

@@ -31,6 +31,7 @@
 
 pub mod auth;
 pub mod body;
+pub(crate) mod brackets;
 pub mod challenge;
 pub mod contract;
 pub mod credentials;
@@ -53,6 +54,7 @@ pub mod reply;
 pub(crate) mod response_headers;
 pub mod routing;
 pub mod schema;
+pub(crate) mod schema_walk;
 pub mod serving;
 pub mod streams;
 pub mod upgrade;

@@ -18,10 +18,12 @@ use dropshot::{
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::brackets::{self, Tree};
 use crate::contract::{Contract, Location, Operation, Parameter, Scalar, ValueKind};
 use crate::credentials::cookie_values;
 use crate::problem::Problem;
-use crate::query_objects::query_object_fields;
+use crate::query_objects::{query_object_fields, simple_object_fields};
+use crate::schema_walk::Walker;
 use crate::values::{quote, read_scalar, split_list};
 
 /// The parameters of the operation `C`, as an extractor: it always
@@ -62,9 +64,17 @@ where
     let mut in_path = Map::new();
     let mut others = Map::new();
     for parameter in operation.parameters {
-        if let ValueKind::Object { properties, deep } = parameter.value {
+        if let ValueKind::Object { properties, deep } = parameter.value
+            && parameter.location == Location::Query
+        {
             let fields = query_object_fields(parameter, properties, deep, &query)?;
             if let Some(value) = read_object(parameter, fields)? {
+                others.insert(parameter.key.to_string(), value);
+            }
+            continue;
+        }
+        if parameter.value == ValueKind::Deep {
+            if let Some(value) = read_deep(parameter, &query)? {
                 others.insert(parameter.key.to_string(), value);
             }
             continue;
@@ -141,6 +151,37 @@ fn read_object(parameter: &Parameter, fields: Map<String, Value>) -> Result<Opti
     validated(parameter, value).map(Some)
 }
 
+/// A `deepObject` parameter's value from its pairs in bracket notation
+/// (none: absent), read and checked by its schema.
+fn read_deep(parameter: &Parameter, query: &[(Cow<'_, str>, Cow<'_, str>)]) -> Result<Option<Value>, Problem> {
+    let mut tree = None;
+    for (name, text) in query {
+        let keys = match brackets::split(name) {
+            Some((base, keys)) if base == parameter.name => keys,
+            None if name == parameter.name => Vec::new(),
+            _ => continue,
+        };
+        Tree::add(&mut tree, &keys, text).map_err(|why| Problem::invalid_parameter(parameter, format!(" {why}")))?;
+    }
+    let value = match tree {
+        None => match absent(parameter)? {
+            Some(value) => value,
+            None => return Ok(None),
+        },
+        Some(tree) => {
+            let walker = Walker::new(parameter.schema.components());
+            brackets::read(&walker, tree, parameter.schema.doc_value()).map_err(|(pointer, why)| {
+                let at = match pointer.as_str() {
+                    "" => String::new(),
+                    pointer => format!(" at `{pointer}`"),
+                };
+                Problem::invalid_parameter(parameter, format!("{at}: {why}"))
+            })?
+        }
+    };
+    validated(parameter, value).map(Some)
+}
+
 /// One parameter's value: read from its texts, the default when absent,
 /// checked against its schema. `None` for an optional one that is absent
 /// and has no default.
@@ -174,7 +215,11 @@ fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Optio
             }
             Value::Array(items)
         }
-        (ValueKind::Object { .. }, _) => return Err(invalid(" is an object, read from the query".into())),
+        // In a path segment or a header (the `simple` style).
+        (ValueKind::Object { properties, .. }, [text]) if parameter.location != Location::Query => {
+            Value::Object(simple_object_fields(parameter, properties, text)?)
+        }
+        (ValueKind::Object { .. } | ValueKind::Deep, _) => return Err(invalid(" is given more than once".into())),
         (ValueKind::Json, [text]) => {
             serde_json::from_str(text).map_err(|e| invalid(format!(": {} is not JSON: {e}", quote(text))))?
         }

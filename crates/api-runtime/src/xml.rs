@@ -17,21 +17,13 @@ use serde_json::{Map, Value};
 
 use crate::contract::Scalar;
 use crate::rejection::Rejection;
-use crate::schema::{Components, Schema};
+use crate::schema::Schema;
+use crate::schema_walk::{ANY, Walker};
 use crate::values::read_scalar;
 
 /// Deeper documents are refused rather than followed: the reading is
 /// recursive, and no schema a designer writes nests this far.
 const MAX_DEPTH: usize = 64;
-
-/// `$ref` chains longer than this are a broken contract, not a body's
-/// fault; they read as an untyped element.
-const MAX_REFERENCES: usize = 16;
-
-const COMPONENTS_PREFIX: &str = "#/components/schemas/";
-
-/// The schema that allows anything, for what cannot be resolved.
-static ANY: Value = Value::Bool(true);
 
 /// The body as the JSON value its schema describes, or why it is not
 /// well-formed XML of that shape.
@@ -48,31 +40,18 @@ pub(crate) fn read_xml(schema: &Schema, bytes: &[u8]) -> Result<Value, Rejection
         .map_err(|e| Rejection::invalid_body(format!("the request body is not well-formed XML: {e}")))?;
     let root = document.root_element();
     let reader = Reader {
-        components: schema.components(),
+        walker: Walker::new(schema.components()),
     };
     reader.value(root, schema.doc_value(), &format!("/{}", root.tag_name().name()), 0)
 }
 
 struct Reader {
-    components: &'static Components,
+    walker: Walker,
 }
 
 impl Reader {
-    /// `schema` with its `$ref`s followed.
-    fn resolve<'s>(&'s self, mut schema: &'s Value) -> &'s Value {
-        for _ in 0..MAX_REFERENCES {
-            let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
-                return schema;
-            };
-            match reference
-                .strip_prefix(COMPONENTS_PREFIX)
-                .and_then(|name| self.components.doc_value(name))
-            {
-                Some(target) => schema = target,
-                None => return &ANY,
-            }
-        }
-        &ANY
+    fn resolve<'s>(&self, schema: &'s Value) -> &'s Value {
+        self.walker.resolve(schema)
     }
 
     /// The element as a value of `schema`.
@@ -114,25 +93,9 @@ impl Reader {
         }
     }
 
-    /// An object's properties, its `allOf` parts' included.
-    fn properties<'s>(&'s self, schema: &'s Value, into: &mut Vec<(&'s str, &'s Value)>, depth: usize) {
-        if depth > MAX_REFERENCES {
-            return;
-        }
-        let own = schema
-            .get("properties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten();
-        into.extend(own.map(|(name, property)| (name.as_str(), property)));
-        for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
-            self.properties(self.resolve(part), into, depth + 1);
-        }
-    }
-
     fn object(&self, node: Node<'_, '_>, schema: &Value, path: &str, depth: usize) -> Result<Value, Rejection> {
         let mut properties = Vec::new();
-        self.properties(schema, &mut properties, 0);
+        self.walker.properties(schema, &mut properties);
         let children: Vec<Node<'_, '_>> = elements(node).collect();
         let mut taken = vec![false; children.len()];
         let mut object = Map::new();

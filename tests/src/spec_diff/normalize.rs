@@ -320,8 +320,9 @@ fn content_media_type(source_op: Option<&Value>, name: &str, place: &str) -> Opt
 /// in its document, and it writes no `explode` or `style`; its parameter
 /// locations are path, query and header, so cookie parameters are not in
 /// it either. The table has them all, as the generated extractor reads
-/// them. A path parameter that is a list is a string to dropshot
-/// ([`is_documented_as_text`]); the table has its schema too.
+/// them. A path parameter that is a list or an object, and a header that
+/// is an object, are strings to dropshot ([`is_documented_as_text`]); the
+/// table has their schemas too.
 fn undocumentable_parameters(op: &mut Value, operation: &Operation, source_op: Option<&Value>) {
     let parameters = op
         .as_object_mut()

@@ -254,11 +254,6 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
             "a cookie parameter must be a scalar",
         ),
         (
-            param("{name: c, in: query, style: deepObject, schema: {type: string}}"),
-            format!("{at}.parameters.0.style"),
-            "form",
-        ),
-        (
             param("{name: c, in: query, style: pipeDelimited, schema: {type: array, items: {type: string}}}"),
             format!("{at}.parameters.0.style"),
             "form",
@@ -286,20 +281,20 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
         (
             body("          application/x-www-form-urlencoded:\n            schema: {type: string}\n"),
             "paths./extra.post.requestBody.content.application/x-www-form-urlencoded.schema".into(),
-            "an object with properties",
+            "a form body's schema must be an object",
         ),
         (
             body(
-                "          application/x-www-form-urlencoded:\n            schema: {type: object, properties: {a: {type: array, items: {type: string}}}}\n            encoding: {a: {style: deepObject}}\n",
+                "          application/x-www-form-urlencoded:\n            schema: {type: object, properties: {a: {type: array, items: {type: string}}}}\n            encoding: {a: {contentType: application/xml}}\n",
             ),
             "paths./extra.post.requestBody.content.application/x-www-form-urlencoded.encoding".into(),
             "not supported",
         ),
         (
             response(
-                "        '200':\n          description: h\n          headers:\n            X-List: {schema: {type: array, items: {type: string}}}\n",
+                "        '200':\n          description: h\n          headers:\n            X-Map: {schema: {type: object}}\n",
             ),
-            format!("{at}.responses.200.headers.X-List.schema"),
+            format!("{at}.responses.200.headers.X-Map.schema"),
             "must be a string, integer",
         ),
     ];
@@ -310,8 +305,14 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
     // value no style writes), a header list, a multipart body naming no
     // part, text with constraints (checked by the layer), media types of
     // values of their own (the body as bytes, each checked by its
-    // schema), a success range (the handler's status).
+    // schema), a success range (the handler's status), a `deepObject`
+    // of any structure (bracket notation, read by its schema), in the
+    // query and in a form.
     for served in [
+        param("{name: c, in: query, style: deepObject, schema: {type: string}}"),
+        body(
+            "          application/x-www-form-urlencoded:\n            schema: {type: object, properties: {a: {type: array, items: {type: string}}}}\n            encoding: {a: {style: deepObject}}\n",
+        ),
         param("{name: c, in: query, content: {application/json: {schema: {type: object}}}}"),
         param("{name: c, in: query, schema: {type: object, properties: {a: {type: object}}}}"),
         param("{name: X-Tags, in: header, schema: {type: array, items: {type: string}}}"),
@@ -323,6 +324,9 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
             "          application/json:\n            schema: {type: object}\n          text/plain:\n            schema: {type: string}\n",
         ),
         response("        '2XX':\n          description: any success\n"),
+        response(
+            "        '200':\n          description: h\n          headers:\n            X-List: {schema: {type: array, items: {type: string}}}\n",
+        ),
     ] {
         assert_generates(&served);
     }

@@ -47,6 +47,7 @@ pub(super) mod classes;
 mod components;
 mod directory_bodies;
 mod directory_classes;
+mod directory_forms;
 mod directory_references;
 mod directory_shapes;
 mod new_service;

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::schema::ComponentSchema;
+use crate::schema::Components;
 
 static COMPONENTS: Components = Components::new(&[
     ComponentSchema {

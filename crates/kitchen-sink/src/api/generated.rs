@@ -668,6 +668,224 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub result: ::std::option::Option<Result>,
     }
+    ///`ChargeCriteria`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct ChargeCriteria {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub card: ::std::option::Option<ChargeCriteriaCard>,
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub items: ::std::vec::Vec<ChargeCriteriaItemsItem>,
+        ///Pairs to match, or the empty string for none.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub metadata: ::std::option::Option<ChargeCriteriaMetadata>,
+    }
+    ///`ChargeCriteriaCard`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct ChargeCriteriaCard {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub exp_month: ::std::option::Option<::std::num::NonZeroU32>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub last4: ::std::option::Option<ChargeCriteriaCardLast4>,
+    }
+    ///`ChargeCriteriaCardLast4`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ChargeCriteriaCardLast4(::std::string::String);
+    impl ::std::ops::Deref for ChargeCriteriaCardLast4 {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ChargeCriteriaCardLast4> for ::std::string::String {
+        fn from(value: ChargeCriteriaCardLast4) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ChargeCriteriaCardLast4 {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[0-9]{4}$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ChargeCriteriaCardLast4 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ChargeCriteriaCardLast4 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ChargeCriteriaCardLast4 {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`ChargeCriteriaItemsItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct ChargeCriteriaItemsItem {
+        pub price: ChargeCriteriaItemsItemPrice,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub quantity: ::std::option::Option<::std::num::NonZeroU32>,
+    }
+    ///`ChargeCriteriaItemsItemPrice`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ChargeCriteriaItemsItemPrice(::std::string::String);
+    impl ::std::ops::Deref for ChargeCriteriaItemsItemPrice {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ChargeCriteriaItemsItemPrice> for ::std::string::String {
+        fn from(value: ChargeCriteriaItemsItemPrice) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ChargeCriteriaItemsItemPrice {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ChargeCriteriaItemsItemPrice {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for ChargeCriteriaItemsItemPrice {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ChargeCriteriaItemsItemPrice {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///Pairs to match, or the empty string for none.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum ChargeCriteriaMetadata {
+        Object(
+            ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+        ),
+        String(ChargeCriteriaMetadataString),
+    }
+    impl ::std::convert::From<
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    > for ChargeCriteriaMetadata {
+        fn from(
+            value: ::std::collections::BTreeMap<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        ) -> Self {
+            Self::Object(value)
+        }
+    }
+    impl ::std::convert::From<ChargeCriteriaMetadataString> for ChargeCriteriaMetadata {
+        fn from(value: ChargeCriteriaMetadataString) -> Self {
+            Self::String(value)
+        }
+    }
+    ///`ChargeCriteriaMetadataString`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ChargeCriteriaMetadataString {
+        #[serde(rename = "")]
+        X,
+    }
+    impl ::std::fmt::Display for ChargeCriteriaMetadataString {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::X => f.write_str(""),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ChargeCriteriaMetadataString {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "" => Ok(Self::X),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ChargeCriteriaMetadataString {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for ChargeCriteriaMetadataString {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`ClassifyPetResponseBody`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ClassifyPetResponseBody {
@@ -1382,6 +1600,71 @@ pub mod types {
         pub order_id: i64,
         #[serde(rename = "paymentId")]
         pub payment_id: ::uuid::Uuid,
+    }
+    ///`GetPluginVersionXBuild`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct GetPluginVersionXBuild {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub channel: ::std::option::Option<GetPluginVersionXBuildChannel>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub number: ::std::option::Option<::std::num::NonZeroU32>,
+    }
+    ///`GetPluginVersionXBuildChannel`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetPluginVersionXBuildChannel {
+        #[serde(rename = "stable")]
+        Stable,
+        #[serde(rename = "beta")]
+        Beta,
+    }
+    impl ::std::fmt::Display for GetPluginVersionXBuildChannel {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Stable => f.write_str("stable"),
+                Self::Beta => f.write_str("beta"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetPluginVersionXBuildChannel {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "stable" => Ok(Self::Stable),
+                "beta" => Ok(Self::Beta),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetPluginVersionXBuildChannel {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetPluginVersionXBuildChannel {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
     }
     ///`GetReceipt202ResponseBody`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -2566,6 +2849,14 @@ pub mod types {
             species: DogSpecies,
         },
     }
+    ///`PluginVersion`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct PluginVersion {
+        pub major: i32,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub minor: ::std::option::Option<i32>,
+    }
     ///Reading preferences, as a form sends them.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
@@ -2811,6 +3102,77 @@ pub mod types {
             value: ::std::string::String,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
+        }
+    }
+    ///`SearchChargesCreated`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum SearchChargesCreated {
+        TimeRange(TimeRange),
+        Int64(i64),
+    }
+    impl ::std::convert::From<TimeRange> for SearchChargesCreated {
+        fn from(value: TimeRange) -> Self {
+            Self::TimeRange(value)
+        }
+    }
+    impl ::std::convert::From<i64> for SearchChargesCreated {
+        fn from(value: i64) -> Self {
+            Self::Int64(value)
+        }
+    }
+    ///`SearchChargesExpandItem`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct SearchChargesExpandItem(::std::string::String);
+    impl ::std::ops::Deref for SearchChargesExpandItem {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<SearchChargesExpandItem> for ::std::string::String {
+        fn from(value: SearchChargesExpandItem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for SearchChargesExpandItem {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 50usize {
+                return Err("longer than 50 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SearchChargesExpandItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SearchChargesExpandItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SearchChargesExpandItem {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
         }
     }
     ///`SearchOrdersCursor`
@@ -3301,6 +3663,19 @@ pub mod types {
             value.parse()
         }
     }
+    ///A range of Unix times; each bound is optional.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct TimeRange {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub gt: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub gte: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub lt: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub lte: ::std::option::Option<i64>,
+    }
     ///`UpdateOrderIfMatch`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -3550,7 +3925,7 @@ pub const API_VERSION: &str = "1.0.0";
 /// The OpenAPI document this code was generated from, as JSON. The
 /// server serves it (unauthenticated, outside the contract) at
 /// `#document_path`.
-pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`); two success statuses with different\\nbodies (`getReceipt`); a readOnly property required in responses only\\n(`Label.revision`); a body read as JSON or a form, and a response\\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\\nlists and an object (`setPreferences`); optional\\nauthentication by any scheme, HTTP basic, API keys in the query and a\\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\\noverlap (`classifyPet`); cookie parameters and query objects\\n(`echoParameters`); a multipart form with files (`uploadDocument`); a\\nrecursive schema and schemas named as Rust's own types\\n(`getCategoryTree`); page streams in the generated client for two\\ncursor patterns declared with `x-pagination` (`searchOrders`,\\n`listEvents`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"options\":{\"tags\":[\"orders\"],\"operationId\":\"orderOptions\",\"summary\":\"The methods `/orders` allows\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"204\":{\"description\":\"The methods, in `Allow`.\",\"headers\":{\"Allow\":{\"description\":\"The methods, comma separated.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"x-pagination\":{\"cursor\":\"cursor\",\"nextCursor\":\"nextCursor\",\"items\":\"items\"},\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}},\"links\":{\"UpdateCreatedOrder\":{\"operationId\":\"updateOrder\",\"description\":\"The created order can be changed by its `id`, at the version its `ETag` names.\",\"parameters\":{\"orderId\":\"$response.body#/id\",\"header.If-Match\":\"$response.header.ETag\"}},\"GetCreatedOrder\":{\"operationId\":\"getOrder\",\"description\":\"The created order can be read by its `id`.\",\"parameters\":{\"orderId\":\"$response.body#/id\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"head\":{\"tags\":[\"orders\"],\"operationId\":\"headOrder\",\"summary\":\"Whether an order exists, and its version\",\"responses\":{\"200\":{\"description\":\"It exists; `ETag` names its version.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}.json\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"downloadOrder\",\"summary\":\"An order as a JSON file\",\"description\":\"A variable with text around it in one segment, as Twilio's paths have (`/Calls/{Sid}.json`): dropshot's router has no such segment, so the runtime's dispatch matches it, before `/orders/{orderId}`.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/documents\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"post\":{\"tags\":[\"orders\"],\"operationId\":\"uploadDocument\",\"summary\":\"Attach a document to an order, with its scans\",\"description\":\"A multipart form: typed text fields (`kind`, `note`, `pages`), one required file and any number of extra scans. progenitor's client cannot send multipart bodies: the generated client has no method for this one (its `LEFT_OUT_OF_THE_CLIENT` says so).\",\"requestBody\":{\"required\":true,\"content\":{\"multipart/form-data\":{\"schema\":{\"$ref\":\"#/components/schemas/DocumentUpload\"},\"encoding\":{\"file\":{\"contentType\":\"application/pdf\"}}}}},\"responses\":{\"201\":{\"description\":\"What was stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"fileName\",\"bytes\",\"scans\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"},\"pages\":{\"type\":\"integer\",\"format\":\"int32\"},\"fileName\":{\"type\":\"string\"},\"bytes\":{\"type\":\"integer\",\"format\":\"int64\"},\"scans\":{\"type\":\"integer\",\"format\":\"int32\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/signature\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"signOrder\",\"summary\":\"Attach the customer's signature, a PNG image\",\"description\":\"The body is read as bytes in the one media type the spec names (`image/png`, which the client sends by name); one that is not a PNG image gets 400.\",\"requestBody\":{\"required\":true,\"content\":{\"image/png\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getSignature\",\"summary\":\"The customer's signature\",\"responses\":{\"200\":{\"description\":\"The PNG image, as uploaded (empty before one is).\",\"content\":{\"image/png\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/receipt\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getReceipt\",\"summary\":\"The order's receipt, once it has shipped\",\"description\":\"Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.\",\"responses\":{\"200\":{\"description\":\"The receipt.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"orderId\",\"total\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"total\":{\"type\":\"number\",\"format\":\"double\"}}}}}},\"202\":{\"description\":\"The receipt is not ready; the order has not shipped.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"state\"],\"properties\":{\"state\":{\"type\":\"string\",\"enum\":[\"preparing\"]}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"trace\":{\"tags\":[\"misc\"],\"operationId\":\"traceStatus\",\"summary\":\"Trace the status route\",\"description\":\"Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The request line received.\",\"content\":{\"message/http\":{\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/preferences\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"setPreferences\",\"summary\":\"Set reading preferences from a form with lists and an object\",\"description\":\"Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"misc\"],\"operationId\":\"patchPreferences\",\"summary\":\"Set reading preferences from a JSON merge patch\",\"description\":\"Public; nothing is stored, the preferences read are answered. The body's media type is `application/merge-patch+json` (RFC 7396), a `+json` type the client sends by name.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/merge-patch+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/events\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"listEvents\",\"summary\":\"What happened to orders, a page at a time\",\"description\":\"A cursor pattern named unlike searchOrders' (`pageToken`, `next`, `data`; the next token absent rather than null on the last page), declared with `x-pagination`: the generated client streams it.\",\"x-pagination\":{\"cursor\":\"pageToken\",\"nextCursor\":\"next\",\"items\":\"data\"},\"parameters\":[{\"name\":\"pageToken\",\"in\":\"query\",\"description\":\"The `next` of the previous page.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^e[0-9]{1,18}$\"}},{\"name\":\"pageSize\",\"in\":\"query\",\"description\":\"The most events on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":50,\"default\":10}},{\"name\":\"petId\",\"in\":\"query\",\"description\":\"Only events of orders for this pet.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}}],\"responses\":{\"200\":{\"description\":\"One page of events, oldest first.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"data\"],\"properties\":{\"data\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"orderId\",\"petId\",\"kind\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"petId\":{\"type\":\"integer\",\"format\":\"int64\"},\"kind\":{\"type\":\"string\",\"enum\":[\"placed\"]}}}},\"next\":{\"type\":\"string\",\"description\":\"The next page's `pageToken`; absent on the last page.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"labelNames\",\"summary\":\"The labels' names\",\"description\":\"The method of `listLabels` on its path without the trailing `/`, as some real documents write them: each answers its own.\",\"responses\":{\"200\":{\"description\":\"The names, in order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"listLabels\",\"summary\":\"Every label, by name\",\"description\":\"A path with a trailing `/`, as many real documents write them (beside `labelNames`, the same method on the path without it).\",\"responses\":{\"200\":{\"description\":\"The labels, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/components/schemas/Label\"}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, arrays and objects in the query (`filter` as a\\ndeepObject, `box` as its properties' own pairs), and cookies.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"filter\",\"in\":\"query\",\"style\":\"deepObject\",\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"color\":{\"type\":\"string\",\"enum\":[\"red\",\"blue\"]},\"size\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}},{\"name\":\"box\",\"in\":\"query\",\"schema\":{\"type\":\"object\",\"required\":[\"width\"],\"properties\":{\"width\":{\"type\":\"integer\",\"format\":\"int32\"},\"height\":{\"type\":\"integer\",\"format\":\"int32\"}}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}},{\"name\":\"theme\",\"in\":\"cookie\",\"schema\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\"],\"default\":\"light\"}},{\"name\":\"visits\",\"in\":\"cookie\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/estimates\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"estimateOrder\",\"summary\":\"Estimate an order, from JSON or a form\",\"description\":\"Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}},\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}}}},\"responses\":{\"200\":{\"description\":\"The estimate.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}},\"application/vnd.kitchen.estimate+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"406\":{\"$ref\":\"#/components/responses/NotAcceptable\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/pets/classify\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"classifyPet\",\"summary\":\"Which kind of pet a body describes\",\"description\":\"Public, nothing is stored. The body is a cat or a dog, told apart by its `species` (a discriminator with a mapping): a dog is also a valid cat by shape, so only the discriminator says which it is.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Pet\"}}}},\"responses\":{\"200\":{\"description\":\"The member the body was read as, and its name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"name\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"cat\",\"dog\"]},\"name\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/categories/tree\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getCategoryTree\",\"summary\":\"The category tree\",\"description\":\"Public. A recursive schema (a category holds categories, and may name its parent) whose properties use schemas named as Rust's own types (`Option`, `Result`).\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The root category.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Category\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/whoami\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"whoAmI\",\"summary\":\"Who the caller is\",\"description\":\"Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.\",\"security\":[{},{\"bearerAuth\":[]},{\"basicAuth\":[]},{\"queryKey\":[]},{\"cookieKey\":[]}],\"responses\":{\"200\":{\"description\":\"The scheme the caller authenticated by, or `anonymous`.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"scheme\"],\"properties\":{\"scheme\":{\"type\":\"string\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/refund\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"refundOrder\",\"summary\":\"Refund an order\",\"description\":\"Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"security\":[{\"oauth\":[\"orders:write\"]},{\"basicAuth\":[],\"apiKeyAuth\":[]}],\"responses\":{\"204\":{\"description\":\"Refunded.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"403\":{\"$ref\":\"#/components/responses/Forbidden\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"},\"basicAuth\":{\"type\":\"http\",\"scheme\":\"basic\",\"description\":\"The user `kitchen`, with an API key as the password.\"},\"oauth\":{\"type\":\"oauth2\",\"description\":\"An OAuth2 access token. An API key grants every scope; `readonly-<API_KEY>` grants `orders:read` alone.\",\"flows\":{\"clientCredentials\":{\"tokenUrl\":\"https://sink.example.com/oauth/token\",\"scopes\":{\"orders:read\":\"Read orders.\",\"orders:write\":\"Change and refund orders.\"}}}},\"queryKey\":{\"type\":\"apiKey\",\"in\":\"query\",\"name\":\"api_key\",\"description\":\"The API key, as a query parameter.\"},\"cookieKey\":{\"type\":\"apiKey\",\"in\":\"cookie\",\"name\":\"session\",\"description\":\"The API key, as a cookie.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Forbidden\":{\"description\":\"The token does not grant the scopes the operation needs (code `insufficient_scope`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotAcceptable\":{\"description\":\"`Accept` allows none of the response's media types (code `not_acceptable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Category\":{\"type\":\"object\",\"required\":[\"name\",\"children\"],\"properties\":{\"name\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/components/schemas/Category\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Category\"}},\"option\":{\"$ref\":\"#/components/schemas/Option\"},\"result\":{\"$ref\":\"#/components/schemas/Result\"}}},\"Option\":{\"type\":\"object\",\"description\":\"A schema named as Rust's `Option`.\",\"properties\":{\"label\":{\"type\":\"string\"}}},\"Result\":{\"type\":\"string\",\"description\":\"A schema named as Rust's `Result`.\",\"enum\":[\"kept\",\"dropped\"]},\"DocumentUpload\":{\"type\":\"object\",\"required\":[\"kind\",\"file\"],\"additionalProperties\":false,\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"invoice\",\"receipt\"]},\"note\":{\"type\":\"string\",\"maxLength\":100},\"pages\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"file\":{\"type\":\"string\",\"format\":\"binary\"},\"scans\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"Pet\":{\"description\":\"A cat or a dog, by `species`.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/Cat\"},{\"$ref\":\"#/components/schemas/Dog\"}],\"discriminator\":{\"propertyName\":\"species\",\"mapping\":{\"dog\":\"#/components/schemas/Dog\",\"puppy\":\"Dog\"}}},\"Cat\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"indoor\":{\"type\":\"boolean\"}}},\"Dog\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"barks\":{\"type\":\"boolean\"}}},\"Preferences\":{\"type\":\"object\",\"description\":\"Reading preferences, as a form sends them.\",\"required\":[\"tags\"],\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":\"array\",\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"minItems\":2,\"maxItems\":3,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"hours\":{\"type\":\"array\",\"minItems\":2,\"items\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":23}},\"digest\":{\"type\":\"object\",\"description\":\"Every property optional: written as its properties' own pairs, an empty object is no pair at all.\",\"additionalProperties\":false,\"properties\":{\"weekly\":{\"type\":\"boolean\"},\"day\":{\"type\":\"string\",\"enum\":[\"mon\",\"fri\"]}}}}},\"EstimateRequest\":{\"type\":\"object\",\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"giftWrap\":{\"type\":\"boolean\"}}},\"Estimate\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}},\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\",\"revision\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"},\"revision\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1,\"readOnly\":true,\"description\":\"How many times the label was written; the server's to give (readOnly: required in responses, never of a caller).\"}}}}}}";
+pub const OPENAPI_DOCUMENT: &str = "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"Kitchen Sink\",\"version\":\"1.0.0\",\"description\":\"Every construct the generator maps, in one spec, with the house rules of\\n`openapi/petstore.yaml` (the Error object on every error, 401 on secured\\noperations, 5XX everywhere). It is not a product: `cargo xtask generate`\\ngenerates it into `crates/kitchen-sink`, whose small in-memory service\\nthe tests drive over HTTP, so that each construct is proven on running\\ncode. The operations follow a designer's likely next edits of the pet\\nstore: read one order; search with bounded, enum, date and repeated\\nparameters; create with a JSON body and `201` + `Location`; update with\\n`If-Match`; schemas with allOf, oneOf, nullable and a map; a public\\noperation; a paging envelope with `Link`; a CSV export and a raw photo;\\na text and a form body; two success statuses; a deprecated operation;\\na label in an image format the server chooses (`image/*`); a redirect\\n(`303` + `Location`); a WebSocket upgrade (`101`); a literal path beside\\na variable one (`/orders/summary`) and a variable named differently at\\none position (`/orders/{id}/status`); two success statuses with different\\nbodies (`getReceipt`); a readOnly property required in responses only\\n(`Label.revision`); a body read as JSON or a form, and a response\\nwritten in the JSON type `Accept` prefers (`estimateOrder`); a form with\\nlists and an object (`setPreferences`); optional\\nauthentication by any scheme, HTTP basic, API keys in the query and a\\ncookie (`whoAmI`); OAuth2 scopes, and a requirement that combines two\\nschemes (`refundOrder`); HEAD, OPTIONS and TRACE (`headOrder`,\\n`orderOptions`, `traceStatus`); a discriminated oneOf whose members\\noverlap (`classifyPet`); cookie parameters and query objects\\n(`echoParameters`); a multipart form with files (`uploadDocument`); a\\nrecursive schema and schemas named as Rust's own types\\n(`getCategoryTree`); page streams in the generated client for two\\ncursor patterns declared with `x-pagination` (`searchOrders`,\\n`listEvents`).\\n\\nEvery error response carries the Error object. Its `code` is one of:\\n\\n| code | status | meaning |\\n|---|---|---|\\n| `invalid_parameter` | 400 | A path, query, header or cookie parameter is missing, malformed, or breaks its schema; the message names it and the rule. |\\n| `invalid_body` | 400 | The request body is missing, malformed, or breaks its schema; the message gives the JSON pointer and the rule. |\\n| `bad_request` | 400 | The request could not be read. |\\n| `unauthorized` | 401 | The API key is missing, malformed or unknown. |\\n| `insufficient_scope` | 403 | The OAuth2 token does not grant the scopes the operation needs. |\\n| `not_found` | 404 | The resource does not exist. |\\n| `not_acceptable` | 406 | `Accept` allows none of the media types the response is written in. |\\n| `conflict` | 409 | The resource is not in a state that allows this. |\\n| `precondition_failed` | 412 | `If-Match` does not name the current version. |\\n| `payload_too_large` | 413 | The request body is over the server's limit. |\\n| `unsupported_media_type` | 415 | The request body is not of the documented media type. |\\n| `internal_error` | 500 | The server failed unexpectedly. |\\n| `service_unavailable` | 503 | The server cannot answer now; retry later. |\\n\"},\"servers\":[{\"url\":\"https://sink.example.com/v1\",\"description\":\"Production\"}],\"tags\":[{\"name\":\"orders\",\"description\":\"Orders, their payments, photos, notes and lines.\"},{\"name\":\"store\",\"description\":\"Figures about the whole store.\"},{\"name\":\"misc\",\"description\":\"Everything else.\"}],\"security\":[{\"bearerAuth\":[]}],\"paths\":{\"/orders\":{\"options\":{\"tags\":[\"orders\"],\"operationId\":\"orderOptions\",\"summary\":\"The methods `/orders` allows\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"204\":{\"description\":\"The methods, in `Allow`.\",\"headers\":{\"Allow\":{\"description\":\"The methods, comma separated.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"searchOrders\",\"summary\":\"Search orders\",\"description\":\"Orders matching every filter given, by ascending id, a page at a time.\",\"x-pagination\":{\"cursor\":\"cursor\",\"nextCursor\":\"nextCursor\",\"items\":\"items\"},\"parameters\":[{\"name\":\"limit\",\"in\":\"query\",\"description\":\"The most orders on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":1000,\"default\":20}},{\"name\":\"cursor\",\"in\":\"query\",\"description\":\"Where the previous page stopped (its `nextCursor`).\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[0-9]{1,18}$\"}},{\"name\":\"status\",\"in\":\"query\",\"description\":\"Only orders in this state.\",\"schema\":{\"$ref\":\"#/components/schemas/OrderStatus\"}},{\"name\":\"since\",\"in\":\"query\",\"description\":\"Only orders created at or after this instant.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"deliverBy\",\"in\":\"query\",\"description\":\"Only orders to be delivered on or before this day.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"tag\",\"in\":\"query\",\"description\":\"Only orders carrying every one of these tags (repeat the parameter).\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":5,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}}},{\"name\":\"ids\",\"in\":\"query\",\"description\":\"Only these orders (comma-separated).\",\"explode\":false,\"schema\":{\"type\":\"array\",\"minItems\":1,\"maxItems\":10,\"items\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},{\"name\":\"minTotal\",\"in\":\"query\",\"description\":\"Only orders whose total is above this.\",\"schema\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0,\"exclusiveMinimum\":true}},{\"name\":\"maxWeight\",\"in\":\"query\",\"description\":\"Only orders at most this heavy (kilograms).\",\"schema\":{\"type\":\"number\",\"format\":\"float\",\"maximum\":1000}},{\"name\":\"giftWrap\",\"in\":\"query\",\"description\":\"Only orders with (or without) gift wrapping.\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"sort\",\"in\":\"query\",\"description\":\"The order of the page.\",\"schema\":{\"type\":\"string\",\"enum\":[\"asc\",\"desc\"],\"default\":\"asc\"}},{\"name\":\"X-Request-Id\",\"in\":\"header\",\"description\":\"A client's id for this request, echoed in the logs.\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"One page of matching orders.\",\"headers\":{\"Link\":{\"description\":\"The next page (RFC 8288 `rel=\\\"next\\\"`), when there is one.\",\"schema\":{\"type\":\"string\"}},\"X-Total-Count\":{\"description\":\"How many orders match, on every page.\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPage\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"post\":{\"tags\":[\"orders\"],\"operationId\":\"createOrder\",\"summary\":\"Create an order\",\"parameters\":[{\"name\":\"X-Express\",\"in\":\"header\",\"description\":\"Ship by express, for a surcharge of 5.\",\"schema\":{\"type\":\"boolean\",\"default\":false}},{\"name\":\"X-Client-Time\",\"in\":\"header\",\"description\":\"When the client sent the request.\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}}],\"requestBody\":{\"required\":true,\"description\":\"The order to place.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"201\":{\"description\":\"The order, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new order is.\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}},\"links\":{\"UpdateCreatedOrder\":{\"operationId\":\"updateOrder\",\"description\":\"The created order can be changed by its `id`, at the version its `ETag` names.\",\"parameters\":{\"orderId\":\"$response.body#/id\",\"header.If-Match\":\"$response.header.ETag\"}},\"GetCreatedOrder\":{\"operationId\":\"getOrder\",\"description\":\"The created order can be read by its `id`.\",\"parameters\":{\"orderId\":\"$response.body#/id\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/quotes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"quoteOrder\",\"summary\":\"Price an order before placing it\",\"description\":\"Public, no key needed; nothing is stored.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/NewOrder\"}}}},\"responses\":{\"200\":{\"description\":\"What the order would cost.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"head\":{\"tags\":[\"orders\"],\"operationId\":\"headOrder\",\"summary\":\"Whether an order exists, and its version\",\"responses\":{\"200\":{\"description\":\"It exists; `ETag` names its version.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrder\",\"summary\":\"Read one order\",\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"orders\"],\"operationId\":\"updateOrder\",\"summary\":\"Change an order\",\"description\":\"Changes the fields given, if the order is still at the version `If-Match` names.\",\"parameters\":[{\"name\":\"If-Match\",\"in\":\"header\",\"required\":true,\"description\":\"The order's ETag as last read.\",\"schema\":{\"type\":\"string\",\"minLength\":1}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/OrderPatch\"}}}},\"responses\":{\"200\":{\"description\":\"The order, changed.\",\"headers\":{\"ETag\":{\"$ref\":\"#/components/headers/ETag\"}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"412\":{\"$ref\":\"#/components/responses/PreconditionFailed\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"delete\":{\"tags\":[\"orders\"],\"operationId\":\"deleteOrder\",\"summary\":\"Delete an order\",\"responses\":{\"204\":{\"description\":\"Deleted.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}.json\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"downloadOrder\",\"summary\":\"An order as a JSON file\",\"description\":\"A variable with text around it in one segment, as Twilio's paths have (`/Calls/{Sid}.json`): dropshot's router has no such segment, so the runtime's dispatch matches it, before `/orders/{orderId}`.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/payment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"payOrder\",\"summary\":\"Pay for an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Payment\"}}}},\"responses\":{\"202\":{\"description\":\"The payment is accepted, to be settled later.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"status\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"status\":{\"type\":\"string\",\"enum\":[\"accepted\"]},\"fee\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true,\"description\":\"What the payment costs, when known.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/shipment\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"shipOrder\",\"summary\":\"Ship an order\",\"description\":\"Marks the order shipped; the body, optional, says how.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":false,\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"carrier\":{\"type\":\"string\",\"enum\":[\"ups\",\"dhl\",\"post\"]},\"trackingNumber\":{\"type\":\"string\",\"minLength\":4,\"maxLength\":40}}}}}},\"responses\":{\"204\":{\"description\":\"Shipped.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"409\":{\"$ref\":\"#/components/responses/Conflict\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/documents\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"post\":{\"tags\":[\"orders\"],\"operationId\":\"uploadDocument\",\"summary\":\"Attach a document to an order, with its scans\",\"description\":\"A multipart form: typed text fields (`kind`, `note`, `pages`), one required file and any number of extra scans. progenitor's client cannot send multipart bodies: the generated client has no method for this one (its `LEFT_OUT_OF_THE_CLIENT` says so).\",\"requestBody\":{\"required\":true,\"content\":{\"multipart/form-data\":{\"schema\":{\"$ref\":\"#/components/schemas/DocumentUpload\"},\"encoding\":{\"file\":{\"contentType\":\"application/pdf\"}}}}},\"responses\":{\"201\":{\"description\":\"What was stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"fileName\",\"bytes\",\"scans\"],\"properties\":{\"kind\":{\"type\":\"string\"},\"note\":{\"type\":\"string\"},\"pages\":{\"type\":\"integer\",\"format\":\"int32\"},\"fileName\":{\"type\":\"string\"},\"bytes\":{\"type\":\"integer\",\"format\":\"int64\"},\"scans\":{\"type\":\"integer\",\"format\":\"int32\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/photo\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"uploadPhoto\",\"summary\":\"Attach a photo to an order\",\"requestBody\":{\"required\":true,\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPhoto\",\"summary\":\"The order's photo\",\"responses\":{\"200\":{\"description\":\"The photo's bytes, as uploaded (none before one is).\",\"content\":{\"application/octet-stream\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/signature\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"put\":{\"tags\":[\"orders\"],\"operationId\":\"signOrder\",\"summary\":\"Attach the customer's signature, a PNG image\",\"description\":\"The body is read as bytes in the one media type the spec names (`image/png`, which the client sends by name); one that is not a PNG image gets 400.\",\"requestBody\":{\"required\":true,\"content\":{\"image/png\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"responses\":{\"204\":{\"description\":\"Stored.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getSignature\",\"summary\":\"The customer's signature\",\"responses\":{\"200\":{\"description\":\"The PNG image, as uploaded (empty before one is).\",\"content\":{\"image/png\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/label\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLabel\",\"summary\":\"The order's shipping label, as an image\",\"responses\":{\"200\":{\"description\":\"The label, in an image format the server chooses.\",\"content\":{\"image/*\":{\"schema\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/watch\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"watchOrder\",\"summary\":\"Watch an order over a WebSocket\",\"description\":\"Upgrades the connection to a WebSocket (RFC 6455); the server sends the order as one JSON text message, then closes. A request that is not a WebSocket handshake gets 400.\",\"responses\":{\"101\":{\"description\":\"Switching to a WebSocket.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/summary\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderSummary\",\"summary\":\"How many orders there are, and how many are pending\",\"description\":\"A literal segment beside `/orders/{orderId}`: the literal wins.\",\"responses\":{\"200\":{\"description\":\"The counts.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"count\",\"pending\"],\"properties\":{\"count\":{\"type\":\"integer\",\"format\":\"int64\"},\"pending\":{\"type\":\"integer\",\"format\":\"int64\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{id}/status\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getOrderStatus\",\"summary\":\"Where one order stands\",\"description\":\"Its variable is named `id` where the other paths say `orderId`.\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}],\"responses\":{\"200\":{\"description\":\"The order's status.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\"],\"properties\":{\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/receipt\":{\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getReceipt\",\"summary\":\"The order's receipt, once it has shipped\",\"description\":\"Two success statuses with different bodies: the receipt (200), or how far it is (202) while the order is pending.\",\"responses\":{\"200\":{\"description\":\"The receipt.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"orderId\",\"total\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"total\":{\"type\":\"number\",\"format\":\"double\"}}}}}},\"202\":{\"description\":\"The receipt is not ready; the order has not shipped.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"state\"],\"properties\":{\"state\":{\"type\":\"string\",\"enum\":[\"preparing\"]}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/latest-order\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLatestOrder\",\"summary\":\"Where the newest order is\",\"responses\":{\"303\":{\"description\":\"See the newest order.\",\"headers\":{\"Location\":{\"description\":\"The newest order's URL.\",\"required\":true,\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/notes\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"addNote\",\"summary\":\"Add a note to an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"requestBody\":{\"required\":true,\"content\":{\"text/plain\":{\"schema\":{\"type\":\"string\"}}}},\"responses\":{\"201\":{\"description\":\"The note, stored.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"id\",\"text\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"text\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/lines\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"listOrderLines\",\"summary\":\"The lines of an order\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"Each line of the order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"sku\",\"quantity\"],\"properties\":{\"sku\":{\"type\":\"string\"},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"unitPrice\":{\"type\":\"number\",\"format\":\"double\"}}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/exports/orders.csv\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"exportOrders\",\"summary\":\"Every order as CSV\",\"responses\":{\"200\":{\"description\":\"One line per order, with a header line.\",\"content\":{\"text/csv\":{\"schema\":{\"type\":\"string\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/inventory\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getInventory\",\"summary\":\"Orders by state\",\"description\":\"Open to a bearer key or to the same key in `X-API-Key`.\",\"security\":[{\"apiKeyAuth\":[]},{\"bearerAuth\":[]}],\"responses\":{\"200\":{\"description\":\"How many orders are in each state.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Inventory\"}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/store/order-count\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"countOrders\",\"summary\":\"How many orders there are\",\"responses\":{\"200\":{\"description\":\"The number of orders.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/status\":{\"trace\":{\"tags\":[\"misc\"],\"operationId\":\"traceStatus\",\"summary\":\"Trace the status route\",\"description\":\"Public, no key needed (TRACE, RFC 9110 §9.3.8). Handlers do not see the raw request, so the answer is this route's request line.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The request line received.\",\"content\":{\"message/http\":{\"schema\":{\"type\":\"string\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getStatus\",\"summary\":\"Whether the service is up\",\"description\":\"Public, no key needed.\",\"security\":[],\"responses\":{\"200\":{\"description\":\"Up.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"status\",\"version\",\"startedAt\"],\"properties\":{\"status\":{\"type\":\"string\",\"enum\":[\"ok\"]},\"version\":{\"type\":\"string\"},\"startedAt\":{\"type\":\"string\",\"format\":\"date-time\"}}}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/newsletter\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"subscribe\",\"summary\":\"Subscribe to the newsletter\",\"description\":\"Public, no key needed; a web form posts here.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"type\":\"object\",\"required\":[\"email\"],\"additionalProperties\":false,\"properties\":{\"email\":{\"type\":\"string\",\"format\":\"email\",\"maxLength\":254},\"frequency\":{\"type\":\"string\",\"enum\":[\"daily\",\"weekly\"],\"default\":\"weekly\"},\"topic\":{\"type\":\"string\",\"enum\":[\"dogs\",\"cats\",\"fish\"]},\"age\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":13}}}}}},\"responses\":{\"204\":{\"description\":\"Subscribed.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/preferences\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"setPreferences\",\"summary\":\"Set reading preferences from a form with lists and an object\",\"description\":\"Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}},\"patch\":{\"tags\":[\"misc\"],\"operationId\":\"patchPreferences\",\"summary\":\"Set reading preferences from a JSON merge patch\",\"description\":\"Public; nothing is stored, the preferences read are answered. The body's media type is `application/merge-patch+json` (RFC 7396), a `+json` type the client sends by name.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/merge-patch+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"responses\":{\"200\":{\"description\":\"The preferences, as read.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Preferences\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/events\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"listEvents\",\"summary\":\"What happened to orders, a page at a time\",\"description\":\"A cursor pattern named unlike searchOrders' (`pageToken`, `next`, `data`; the next token absent rather than null on the last page), declared with `x-pagination`: the generated client streams it.\",\"x-pagination\":{\"cursor\":\"pageToken\",\"nextCursor\":\"next\",\"items\":\"data\"},\"parameters\":[{\"name\":\"pageToken\",\"in\":\"query\",\"description\":\"The `next` of the previous page.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^e[0-9]{1,18}$\"}},{\"name\":\"pageSize\",\"in\":\"query\",\"description\":\"The most events on one page.\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":50,\"default\":10}},{\"name\":\"petId\",\"in\":\"query\",\"description\":\"Only events of orders for this pet.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}}],\"responses\":{\"200\":{\"description\":\"One page of events, oldest first.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"data\"],\"properties\":{\"data\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"orderId\",\"petId\",\"kind\"],\"properties\":{\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"petId\":{\"type\":\"integer\",\"format\":\"int64\"},\"kind\":{\"type\":\"string\",\"enum\":[\"placed\"]}}}},\"next\":{\"type\":\"string\",\"description\":\"The next page's `pageToken`; absent on the last page.\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"labelNames\",\"summary\":\"The labels' names\",\"description\":\"The method of `listLabels` on its path without the trailing `/`, as some real documents write them: each answers its own.\",\"responses\":{\"200\":{\"description\":\"The names, in order.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"listLabels\",\"summary\":\"Every label, by name\",\"description\":\"A path with a trailing `/`, as many real documents write them (beside `labelNames`, the same method on the path without it).\",\"responses\":{\"200\":{\"description\":\"The labels, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":{\"$ref\":\"#/components/schemas/Label\"}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/labels/{name}\":{\"put\":{\"tags\":[\"misc\"],\"operationId\":\"putLabel\",\"summary\":\"Create or replace a label\",\"parameters\":[{\"name\":\"name\",\"in\":\"path\",\"required\":true,\"description\":\"The label's name.\",\"schema\":{\"type\":\"string\",\"pattern\":\"^[a-z][a-z0-9-]{0,31}$\"}}],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"responses\":{\"200\":{\"description\":\"The label, replaced.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"201\":{\"description\":\"The label, created.\",\"headers\":{\"Location\":{\"description\":\"Where the new label is.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Label\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/reports/{period}/{day}\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getReport\",\"summary\":\"Orders of a day or a week\",\"parameters\":[{\"name\":\"period\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"description\":\"The day, or the first day of the week.\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}}],\"responses\":{\"200\":{\"description\":\"The report.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"period\",\"from\",\"orders\"],\"properties\":{\"period\":{\"type\":\"string\",\"enum\":[\"day\",\"week\"]},\"from\":{\"type\":\"string\",\"format\":\"date\"},\"orders\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/payments/{paymentId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getPayment\",\"summary\":\"Read a payment\",\"parameters\":[{\"name\":\"paymentId\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}}],\"responses\":{\"200\":{\"description\":\"The payment.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"paymentId\",\"orderId\",\"method\"],\"properties\":{\"paymentId\":{\"type\":\"string\",\"format\":\"uuid\"},\"orderId\":{\"type\":\"integer\",\"format\":\"int64\"},\"method\":{\"$ref\":\"#/components/schemas/Payment\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"echoParameters\",\"summary\":\"Every kind of parameter, echoed\",\"description\":\"Answers with the parameters as the handler received them, typed and\\nwith their defaults: each scalar type and format in the path, the\\nquery and headers, arrays and objects in the query (`filter` as a\\ndeepObject, `box` as its properties' own pairs), and cookies.\\n\",\"parameters\":[{\"name\":\"count\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},{\"name\":\"ratio\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"flag\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"boolean\"}},{\"name\":\"day\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"at\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"token\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"kind\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"string\",\"enum\":[\"alpha\",\"beta\"]}},{\"name\":\"big\",\"in\":\"query\",\"required\":true,\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"small\",\"in\":\"query\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":100,\"default\":7}},{\"name\":\"fraction\",\"in\":\"query\",\"schema\":{\"type\":\"number\",\"format\":\"float\"}},{\"name\":\"yes\",\"in\":\"query\",\"schema\":{\"type\":\"boolean\",\"default\":true}},{\"name\":\"word\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":10,\"pattern\":\"^[a-z]+$\",\"default\":\"hi\"}},{\"name\":\"date\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"moment\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"id\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"pick\",\"in\":\"query\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"],\"default\":\"x\"}},{\"name\":\"many\",\"in\":\"query\",\"explode\":true,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"integer\",\"format\":\"int32\"}}},{\"name\":\"joined\",\"in\":\"query\",\"explode\":false,\"schema\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},{\"name\":\"filter\",\"in\":\"query\",\"style\":\"deepObject\",\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"color\":{\"type\":\"string\",\"enum\":[\"red\",\"blue\"]},\"size\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}},{\"name\":\"box\",\"in\":\"query\",\"schema\":{\"type\":\"object\",\"required\":[\"width\"],\"properties\":{\"width\":{\"type\":\"integer\",\"format\":\"int32\"},\"height\":{\"type\":\"integer\",\"format\":\"int32\"}}}},{\"name\":\"X-Big\",\"in\":\"header\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\"}},{\"name\":\"X-Fraction\",\"in\":\"header\",\"schema\":{\"type\":\"number\",\"format\":\"double\"}},{\"name\":\"X-Yes\",\"in\":\"header\",\"schema\":{\"type\":\"boolean\"}},{\"name\":\"X-Date\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date\"}},{\"name\":\"X-Moment\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"date-time\"}},{\"name\":\"X-Id\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"format\":\"uuid\"}},{\"name\":\"X-Pick\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"enum\":[\"x\",\"y\"]}},{\"name\":\"X-Word\",\"in\":\"header\",\"schema\":{\"type\":\"string\",\"default\":\"none\"}},{\"name\":\"theme\",\"in\":\"cookie\",\"schema\":{\"type\":\"string\",\"enum\":[\"light\",\"dark\"],\"default\":\"light\"}},{\"name\":\"visits\",\"in\":\"cookie\",\"schema\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}}],\"responses\":{\"200\":{\"description\":\"The parameters as received, by name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/charges/search\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"searchCharges\",\"summary\":\"Search charges, the criteria in bracket notation\",\"description\":\"Public; nothing is stored, the criteria read are answered. Query parameters and form fields in the `deepObject` style travel in bracket notation, as Stripe's API writes them: `created=1` or `created[gt]=1`, `expand[]=a`, `items[0][price]=p`.\",\"security\":[],\"parameters\":[{\"name\":\"created\",\"in\":\"query\",\"style\":\"deepObject\",\"explode\":true,\"description\":\"A time, or a range of times.\",\"schema\":{\"anyOf\":[{\"$ref\":\"#/components/schemas/TimeRange\"},{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":0}]}},{\"name\":\"expand\",\"in\":\"query\",\"style\":\"deepObject\",\"explode\":true,\"schema\":{\"type\":\"array\",\"maxItems\":4,\"items\":{\"type\":\"string\",\"maxLength\":50}}}],\"requestBody\":{\"required\":true,\"content\":{\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/ChargeCriteria\"},\"encoding\":{\"card\":{\"style\":\"deepObject\",\"explode\":true},\"items\":{\"style\":\"deepObject\",\"explode\":true},\"metadata\":{\"style\":\"deepObject\",\"explode\":true}}}}},\"responses\":{\"200\":{\"description\":\"The criteria, as read.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/plugins/{version}\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"getPluginVersion\",\"summary\":\"Read a version written as an object in a path and a header\",\"description\":\"Public; answers the version and build read. An object in a path segment or a header is its properties' names and values joined by commas (the `simple` style): `major,2,minor,1`, or `major=2,minor=1` with `explode`.\",\"security\":[],\"parameters\":[{\"name\":\"version\",\"in\":\"path\",\"required\":true,\"schema\":{\"$ref\":\"#/components/schemas/PluginVersion\"}},{\"name\":\"X-Build\",\"in\":\"header\",\"explode\":true,\"schema\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"number\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"channel\":{\"type\":\"string\",\"enum\":[\"stable\",\"beta\"]}}}}],\"responses\":{\"200\":{\"description\":\"The version and build, as read.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"additionalProperties\":true}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/legacy/orders/{orderId}\":{\"get\":{\"tags\":[\"orders\"],\"operationId\":\"getLegacyOrder\",\"summary\":\"Read one order (old path)\",\"description\":\"Replaced by `getOrder`.\",\"deprecated\":true,\"x-deprecation-date\":\"2026-01-01\",\"x-sunset\":\"2027-01-01\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"responses\":{\"200\":{\"description\":\"The order.\",\"headers\":{\"Deprecation\":{\"description\":\"When this operation was deprecated (RFC 9745).\",\"required\":true,\"schema\":{\"type\":\"string\"}},\"Sunset\":{\"description\":\"When it goes away (RFC 8594).\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Order\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/estimates\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"estimateOrder\",\"summary\":\"Estimate an order, from JSON or a form\",\"description\":\"Public, nothing is stored. The body is read as JSON or as a form; the answer is written in the JSON media type the caller's `Accept` prefers.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}},\"application/x-www-form-urlencoded\":{\"schema\":{\"$ref\":\"#/components/schemas/EstimateRequest\"}}}},\"responses\":{\"200\":{\"description\":\"The estimate.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}},\"application/vnd.kitchen.estimate+json\":{\"schema\":{\"$ref\":\"#/components/schemas/Estimate\"}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"406\":{\"$ref\":\"#/components/responses/NotAcceptable\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/pets/classify\":{\"post\":{\"tags\":[\"misc\"],\"operationId\":\"classifyPet\",\"summary\":\"Which kind of pet a body describes\",\"description\":\"Public, nothing is stored. The body is a cat or a dog, told apart by its `species` (a discriminator with a mapping): a dog is also a valid cat by shape, so only the discriminator says which it is.\",\"security\":[],\"requestBody\":{\"required\":true,\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Pet\"}}}},\"responses\":{\"200\":{\"description\":\"The member the body was read as, and its name.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"kind\",\"name\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"cat\",\"dog\"]},\"name\":{\"type\":\"string\"}}}}}},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"413\":{\"$ref\":\"#/components/responses/PayloadTooLarge\"},\"415\":{\"$ref\":\"#/components/responses/UnsupportedMediaType\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/categories/tree\":{\"get\":{\"tags\":[\"store\"],\"operationId\":\"getCategoryTree\",\"summary\":\"The category tree\",\"description\":\"Public. A recursive schema (a category holds categories, and may name its parent) whose properties use schemas named as Rust's own types (`Option`, `Result`).\",\"security\":[],\"responses\":{\"200\":{\"description\":\"The root category.\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Category\"}}}},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/whoami\":{\"get\":{\"tags\":[\"misc\"],\"operationId\":\"whoAmI\",\"summary\":\"Who the caller is\",\"description\":\"Authentication is optional: a caller may send any one of these credentials, or none. A credential that is sent must be valid.\",\"security\":[{},{\"bearerAuth\":[]},{\"basicAuth\":[]},{\"queryKey\":[]},{\"cookieKey\":[]}],\"responses\":{\"200\":{\"description\":\"The scheme the caller authenticated by, or `anonymous`.\",\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\",\"required\":[\"scheme\"],\"properties\":{\"scheme\":{\"type\":\"string\"}}}}}},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}},\"/orders/{orderId}/refund\":{\"post\":{\"tags\":[\"orders\"],\"operationId\":\"refundOrder\",\"summary\":\"Refund an order\",\"description\":\"Needs an OAuth2 token that grants `orders:write`, or both HTTP basic and the API key header.\",\"parameters\":[{\"$ref\":\"#/components/parameters/OrderId\"}],\"security\":[{\"oauth\":[\"orders:write\"]},{\"basicAuth\":[],\"apiKeyAuth\":[]}],\"responses\":{\"204\":{\"description\":\"Refunded.\"},\"400\":{\"$ref\":\"#/components/responses/BadRequest\"},\"401\":{\"$ref\":\"#/components/responses/Unauthorized\"},\"403\":{\"$ref\":\"#/components/responses/Forbidden\"},\"404\":{\"$ref\":\"#/components/responses/NotFound\"},\"5XX\":{\"$ref\":\"#/components/responses/ServerError\"}}}}},\"components\":{\"securitySchemes\":{\"bearerAuth\":{\"type\":\"http\",\"scheme\":\"bearer\",\"description\":\"An API key, sent as `Authorization: Bearer <API_KEY>`.\"},\"apiKeyAuth\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"X-API-Key\",\"description\":\"The same API key, in a header of its own.\"},\"basicAuth\":{\"type\":\"http\",\"scheme\":\"basic\",\"description\":\"The user `kitchen`, with an API key as the password.\"},\"oauth\":{\"type\":\"oauth2\",\"description\":\"An OAuth2 access token. An API key grants every scope; `readonly-<API_KEY>` grants `orders:read` alone.\",\"flows\":{\"clientCredentials\":{\"tokenUrl\":\"https://sink.example.com/oauth/token\",\"scopes\":{\"orders:read\":\"Read orders.\",\"orders:write\":\"Change and refund orders.\"}}}},\"queryKey\":{\"type\":\"apiKey\",\"in\":\"query\",\"name\":\"api_key\",\"description\":\"The API key, as a query parameter.\"},\"cookieKey\":{\"type\":\"apiKey\",\"in\":\"cookie\",\"name\":\"session\",\"description\":\"The API key, as a cookie.\"}},\"parameters\":{\"OrderId\":{\"name\":\"orderId\",\"in\":\"path\",\"required\":true,\"description\":\"The order's id.\",\"schema\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1}}},\"headers\":{\"ETag\":{\"description\":\"The version of the order, for `If-Match`.\",\"required\":true,\"schema\":{\"type\":\"string\"}}},\"responses\":{\"BadRequest\":{\"description\":\"A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Unauthorized\":{\"description\":\"The API key is missing or invalid (code `unauthorized`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Forbidden\":{\"description\":\"The token does not grant the scopes the operation needs (code `insufficient_scope`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotAcceptable\":{\"description\":\"`Accept` allows none of the response's media types (code `not_acceptable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"NotFound\":{\"description\":\"No such resource (code `not_found`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"Conflict\":{\"description\":\"The resource's state does not allow this (code `conflict`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PreconditionFailed\":{\"description\":\"The resource changed since it was read (code `precondition_failed`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"PayloadTooLarge\":{\"description\":\"The request body is over the server's limit (code `payload_too_large`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"UnsupportedMediaType\":{\"description\":\"The request body is not of the documented media type (code `unsupported_media_type`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}},\"ServerError\":{\"description\":\"The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).\",\"content\":{\"application/json\":{\"schema\":{\"$ref\":\"#/components/schemas/Error\"}}}}},\"schemas\":{\"Category\":{\"type\":\"object\",\"required\":[\"name\",\"children\"],\"properties\":{\"name\":{\"type\":\"string\"},\"parent\":{\"$ref\":\"#/components/schemas/Category\"},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Category\"}},\"option\":{\"$ref\":\"#/components/schemas/Option\"},\"result\":{\"$ref\":\"#/components/schemas/Result\"}}},\"Option\":{\"type\":\"object\",\"description\":\"A schema named as Rust's `Option`.\",\"properties\":{\"label\":{\"type\":\"string\"}}},\"Result\":{\"type\":\"string\",\"description\":\"A schema named as Rust's `Result`.\",\"enum\":[\"kept\",\"dropped\"]},\"DocumentUpload\":{\"type\":\"object\",\"required\":[\"kind\",\"file\"],\"additionalProperties\":false,\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"invoice\",\"receipt\"]},\"note\":{\"type\":\"string\",\"maxLength\":100},\"pages\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1},\"file\":{\"type\":\"string\",\"format\":\"binary\"},\"scans\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"format\":\"binary\"}}}},\"Pet\":{\"description\":\"A cat or a dog, by `species`.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/Cat\"},{\"$ref\":\"#/components/schemas/Dog\"}],\"discriminator\":{\"propertyName\":\"species\",\"mapping\":{\"dog\":\"#/components/schemas/Dog\",\"puppy\":\"Dog\"}}},\"Cat\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"indoor\":{\"type\":\"boolean\"}}},\"Dog\":{\"type\":\"object\",\"required\":[\"species\",\"name\"],\"properties\":{\"species\":{\"type\":\"string\"},\"name\":{\"type\":\"string\",\"minLength\":1},\"barks\":{\"type\":\"boolean\"}}},\"PluginVersion\":{\"type\":\"object\",\"required\":[\"major\"],\"additionalProperties\":false,\"properties\":{\"major\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0},\"minor\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}}},\"TimeRange\":{\"type\":\"object\",\"description\":\"A range of Unix times; each bound is optional.\",\"additionalProperties\":false,\"properties\":{\"gt\":{\"type\":\"integer\",\"format\":\"int64\"},\"gte\":{\"type\":\"integer\",\"format\":\"int64\"},\"lt\":{\"type\":\"integer\",\"format\":\"int64\"},\"lte\":{\"type\":\"integer\",\"format\":\"int64\"}}},\"ChargeCriteria\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"card\":{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{\"last4\":{\"type\":\"string\",\"pattern\":\"^[0-9]{4}$\"},\"exp_month\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":12}}},\"items\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"required\":[\"price\"],\"additionalProperties\":false,\"properties\":{\"price\":{\"type\":\"string\",\"minLength\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1}}}},\"metadata\":{\"description\":\"Pairs to match, or the empty string for none.\",\"anyOf\":[{\"type\":\"object\",\"additionalProperties\":{\"type\":\"string\"}},{\"type\":\"string\",\"enum\":[\"\"]}]}}},\"Preferences\":{\"type\":\"object\",\"description\":\"Reading preferences, as a form sends them.\",\"required\":[\"tags\"],\"additionalProperties\":false,\"properties\":{\"tags\":{\"type\":\"array\",\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"minItems\":2,\"maxItems\":3,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"hours\":{\"type\":\"array\",\"minItems\":2,\"items\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0,\"maximum\":23}},\"digest\":{\"type\":\"object\",\"description\":\"Every property optional: written as its properties' own pairs, an empty object is no pair at all.\",\"additionalProperties\":false,\"properties\":{\"weekly\":{\"type\":\"boolean\"},\"day\":{\"type\":\"string\",\"enum\":[\"mon\",\"fri\"]}}}}},\"EstimateRequest\":{\"type\":\"object\",\"description\":\"What an estimate needs; every field is a scalar, so it can come as a form.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"giftWrap\":{\"type\":\"boolean\"}}},\"Estimate\":{\"type\":\"object\",\"required\":[\"total\"],\"properties\":{\"total\":{\"type\":\"number\",\"format\":\"double\",\"minimum\":0}}},\"Error\":{\"type\":\"object\",\"description\":\"The body of every error response.\",\"required\":[\"code\",\"message\",\"status\"],\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"Machine-readable error code (see the API description for the set).\"},\"message\":{\"type\":\"string\",\"description\":\"Human-readable description.\"},\"status\":{\"type\":\"integer\",\"description\":\"The HTTP status code, equal to the response's status.\"}}},\"OrderStatus\":{\"type\":\"string\",\"description\":\"Where an order stands.\",\"enum\":[\"pending\",\"shipped\",\"delivered\"]},\"Address\":{\"type\":\"object\",\"description\":\"Where an order goes.\",\"required\":[\"street\",\"city\"],\"properties\":{\"street\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"city\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":60},\"postcode\":{\"type\":\"string\",\"pattern\":\"^[0-9]{5}$\"},\"country\":{\"type\":\"string\",\"description\":\"ISO 3166-1 alpha-2.\",\"pattern\":\"^[A-Z]{2}$\",\"default\":\"US\"}}},\"NewOrder\":{\"type\":\"object\",\"description\":\"An order as a client places it.\",\"required\":[\"petId\",\"quantity\"],\"properties\":{\"petId\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1},\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"shipDate\":{\"type\":\"string\",\"format\":\"date-time\"},\"deliverBy\":{\"type\":\"string\",\"format\":\"date\"},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"tags\":{\"type\":\"array\",\"maxItems\":5,\"uniqueItems\":true,\"items\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\"}},\"address\":{\"$ref\":\"#/components/schemas/Address\"},\"giftWrap\":{\"type\":\"boolean\",\"default\":false},\"discount\":{\"type\":\"number\",\"format\":\"double\",\"description\":\"A fraction of the price, below 1.\",\"minimum\":0,\"maximum\":1,\"exclusiveMaximum\":true},\"weightKg\":{\"type\":\"number\",\"format\":\"float\",\"minimum\":0,\"exclusiveMinimum\":true},\"channel\":{\"type\":\"string\",\"enum\":[\"web\",\"phone\",\"store\"],\"default\":\"web\"}}},\"Order\":{\"description\":\"An order as the store keeps it.\",\"allOf\":[{\"$ref\":\"#/components/schemas/NewOrder\"},{\"type\":\"object\",\"required\":[\"id\",\"status\",\"createdAt\"],\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"int64\"},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"},\"createdAt\":{\"type\":\"string\",\"format\":\"date-time\"},\"total\":{\"type\":\"number\",\"format\":\"double\",\"nullable\":true}}}]},\"OrderPatch\":{\"type\":\"object\",\"description\":\"The fields of an order to change.\",\"minProperties\":1,\"additionalProperties\":false,\"properties\":{\"quantity\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":1,\"maximum\":100},\"note\":{\"type\":\"string\",\"nullable\":true,\"maxLength\":200},\"status\":{\"$ref\":\"#/components/schemas/OrderStatus\"}}},\"Payment\":{\"description\":\"How an order is paid.\",\"oneOf\":[{\"$ref\":\"#/components/schemas/CardPayment\"},{\"$ref\":\"#/components/schemas/BankPayment\"}]},\"CardPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"number\",\"expires\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"card\"]},\"number\":{\"type\":\"string\",\"pattern\":\"^[0-9]{16}$\"},\"expires\":{\"type\":\"string\",\"pattern\":\"^(0[1-9]|1[0-2])/[0-9]{2}$\"}}},\"BankPayment\":{\"type\":\"object\",\"required\":[\"kind\",\"iban\"],\"properties\":{\"kind\":{\"type\":\"string\",\"enum\":[\"bank\"]},\"iban\":{\"type\":\"string\",\"minLength\":15,\"maxLength\":34,\"pattern\":\"^[A-Z]{2}[0-9A-Z]+$\"}}},\"Inventory\":{\"type\":\"object\",\"description\":\"A count per order state.\",\"additionalProperties\":{\"type\":\"integer\",\"format\":\"int32\",\"minimum\":0}},\"OrderPage\":{\"type\":\"object\",\"description\":\"One page of a search.\",\"required\":[\"items\",\"nextCursor\"],\"properties\":{\"items\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/components/schemas/Order\"}},\"nextCursor\":{\"type\":\"string\",\"nullable\":true,\"description\":\"Where the next page starts; null on the last page.\"}}},\"Label\":{\"type\":\"object\",\"required\":[\"text\",\"revision\"],\"properties\":{\"text\":{\"type\":\"string\",\"minLength\":1,\"maxLength\":100},\"color\":{\"type\":\"string\",\"pattern\":\"^#[0-9a-f]{6}$\"},\"revision\":{\"type\":\"integer\",\"format\":\"int64\",\"minimum\":1,\"readOnly\":true,\"description\":\"How many times the label was written; the server's to give (readOnly: required in responses, never of a caller).\"}}}}}}";
 /// The spec's `components.schemas`: how each is documented and
 /// validated.
 pub static COMPONENTS: runtime::Components = runtime::Components::new(
@@ -3579,6 +3954,11 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
             name: "Category",
             doc: "{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/components/schemas/Category\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"},\"option\":{\"$ref\":\"#/components/schemas/Option\"},\"parent\":{\"$ref\":\"#/components/schemas/Category\"},\"result\":{\"$ref\":\"#/components/schemas/Result\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}",
             validation: "{\"properties\":{\"children\":{\"items\":{\"$ref\":\"#/$defs/Category\"},\"type\":\"array\"},\"name\":{\"type\":\"string\"},\"option\":{\"$ref\":\"#/$defs/Option\"},\"parent\":{\"$ref\":\"#/$defs/Category\"},\"result\":{\"$ref\":\"#/$defs/Result\"}},\"required\":[\"name\",\"children\"],\"type\":\"object\"}",
+        },
+        runtime::ComponentSchema {
+            name: "ChargeCriteria",
+            doc: "{\"additionalProperties\":false,\"properties\":{\"card\":{\"additionalProperties\":false,\"properties\":{\"exp_month\":{\"format\":\"int32\",\"maximum\":12,\"minimum\":1,\"type\":\"integer\"},\"last4\":{\"pattern\":\"^[0-9]{4}$\",\"type\":\"string\"}},\"type\":\"object\"},\"items\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"price\":{\"minLength\":1,\"type\":\"string\"},\"quantity\":{\"format\":\"int32\",\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"price\"],\"type\":\"object\"},\"type\":\"array\"},\"metadata\":{\"anyOf\":[{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},{\"enum\":[\"\"],\"type\":\"string\"}],\"description\":\"Pairs to match, or the empty string for none.\"}},\"type\":\"object\"}",
+            validation: "{\"additionalProperties\":false,\"properties\":{\"card\":{\"additionalProperties\":false,\"properties\":{\"exp_month\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"maximum\":12,\"minimum\":1,\"type\":\"integer\"},\"last4\":{\"pattern\":\"^[0-9]{4}$\",\"type\":\"string\"}},\"type\":\"object\"},\"items\":{\"items\":{\"additionalProperties\":false,\"properties\":{\"price\":{\"minLength\":1,\"type\":\"string\"},\"quantity\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"minimum\":1,\"type\":\"integer\"}},\"required\":[\"price\"],\"type\":\"object\"},\"type\":\"array\"},\"metadata\":{\"anyOf\":[{\"additionalProperties\":{\"type\":\"string\"},\"type\":\"object\"},{\"enum\":[\"\"],\"type\":\"string\"}],\"description\":\"Pairs to match, or the empty string for none.\"}},\"type\":\"object\"}",
         },
         runtime::ComponentSchema {
             name: "DocumentUpload",
@@ -3656,6 +4036,11 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
             validation: "{\"allOf\":[{\"properties\":{\"species\":{\"enum\":[\"Cat\",\"dog\",\"puppy\"]}},\"required\":[\"species\"]},{\"if\":{\"properties\":{\"species\":{\"enum\":[\"Cat\"]}},\"required\":[\"species\"]},\"then\":{\"$ref\":\"#/$defs/Cat\"}},{\"if\":{\"properties\":{\"species\":{\"enum\":[\"dog\",\"puppy\"]}},\"required\":[\"species\"]},\"then\":{\"$ref\":\"#/$defs/Dog\"}}],\"description\":\"A cat or a dog, by `species`.\"}",
         },
         runtime::ComponentSchema {
+            name: "PluginVersion",
+            doc: "{\"additionalProperties\":false,\"properties\":{\"major\":{\"format\":\"int32\",\"minimum\":0,\"type\":\"integer\"},\"minor\":{\"format\":\"int32\",\"minimum\":0,\"type\":\"integer\"}},\"required\":[\"major\"],\"type\":\"object\"}",
+            validation: "{\"additionalProperties\":false,\"properties\":{\"major\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"minimum\":0,\"type\":\"integer\"},\"minor\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"minimum\":0,\"type\":\"integer\"}},\"required\":[\"major\"],\"type\":\"object\"}",
+        },
+        runtime::ComponentSchema {
             name: "Preferences",
             doc: "{\"additionalProperties\":false,\"description\":\"Reading preferences, as a form sends them.\",\"properties\":{\"digest\":{\"additionalProperties\":false,\"description\":\"Every property optional: written as its properties' own pairs, an empty object is no pair at all.\",\"properties\":{\"day\":{\"enum\":[\"mon\",\"fri\"],\"type\":\"string\"},\"weekly\":{\"type\":\"boolean\"}},\"type\":\"object\"},\"hours\":{\"items\":{\"format\":\"int32\",\"maximum\":23,\"minimum\":0,\"type\":\"integer\"},\"minItems\":2,\"type\":\"array\"},\"tags\":{\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"items\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"maxItems\":3,\"minItems\":2,\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}",
             validation: "{\"additionalProperties\":false,\"description\":\"Reading preferences, as a form sends them.\",\"properties\":{\"digest\":{\"additionalProperties\":false,\"description\":\"Every property optional: written as its properties' own pairs, an empty object is no pair at all.\",\"properties\":{\"day\":{\"enum\":[\"mon\",\"fri\"],\"type\":\"string\"},\"weekly\":{\"type\":\"boolean\"}},\"type\":\"object\"},\"hours\":{\"items\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"maximum\":23,\"minimum\":0,\"type\":\"integer\"},\"minItems\":2,\"type\":\"array\"},\"tags\":{\"description\":\"Two or three. (In a form a list of one is the same text as a single value; two or more cannot be mistaken for one.)\",\"items\":{\"pattern\":\"^[a-z]+$\",\"type\":\"string\"},\"maxItems\":3,\"minItems\":2,\"type\":\"array\"}},\"required\":[\"tags\"],\"type\":\"object\"}",
@@ -3664,6 +4049,11 @@ pub static COMPONENTS: runtime::Components = runtime::Components::new(
             name: "Result",
             doc: "{\"description\":\"A schema named as Rust's `Result`.\",\"enum\":[\"kept\",\"dropped\"],\"type\":\"string\"}",
             validation: "{\"description\":\"A schema named as Rust's `Result`.\",\"enum\":[\"kept\",\"dropped\"],\"type\":\"string\"}",
+        },
+        runtime::ComponentSchema {
+            name: "TimeRange",
+            doc: "{\"additionalProperties\":false,\"description\":\"A range of Unix times; each bound is optional.\",\"properties\":{\"gt\":{\"format\":\"int64\",\"type\":\"integer\"},\"gte\":{\"format\":\"int64\",\"type\":\"integer\"},\"lt\":{\"format\":\"int64\",\"type\":\"integer\"},\"lte\":{\"format\":\"int64\",\"type\":\"integer\"}},\"type\":\"object\"}",
+            validation: "{\"additionalProperties\":false,\"description\":\"A range of Unix times; each bound is optional.\",\"properties\":{\"gt\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"type\":\"integer\"},\"gte\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"type\":\"integer\"},\"lt\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"type\":\"integer\"},\"lte\":{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"type\":\"integer\"}},\"type\":\"object\"}",
         },
     ],
 );
@@ -4402,6 +4792,47 @@ static ECHO_PARAMETERS_PARAM_VISITS: runtime::Schema = runtime::Schema::new(
     ),
 );
 static ECHO_PARAMETERS_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"additionalProperties\":true,\"type\":\"object\"}",
+    ::std::option::Option::Some("{\"additionalProperties\":true,\"type\":\"object\"}"),
+);
+static SEARCH_CHARGES_PARAM_CREATED: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"anyOf\":[{\"$ref\":\"#/components/schemas/TimeRange\"},{\"format\":\"int64\",\"minimum\":0,\"type\":\"integer\"}]}",
+    ::std::option::Option::Some(
+        "{\"anyOf\":[{\"$ref\":\"#/$defs/TimeRange\"},{\"allOf\":[{\"maximum\":9223372036854775807,\"minimum\":-9223372036854775808}],\"format\":\"int64\",\"minimum\":0,\"type\":\"integer\"}]}",
+    ),
+);
+static SEARCH_CHARGES_PARAM_EXPAND: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"items\":{\"maxLength\":50,\"type\":\"string\"},\"maxItems\":4,\"type\":\"array\"}",
+    ::std::option::Option::Some(
+        "{\"items\":{\"maxLength\":50,\"type\":\"string\"},\"maxItems\":4,\"type\":\"array\"}",
+    ),
+);
+static SEARCH_CHARGES_BODY: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/ChargeCriteria\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/ChargeCriteria\"}"),
+);
+static SEARCH_CHARGES_RESPONSE_200: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"additionalProperties\":true,\"type\":\"object\"}",
+    ::std::option::Option::Some("{\"additionalProperties\":true,\"type\":\"object\"}"),
+);
+static GET_PLUGIN_VERSION_PARAM_VERSION: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"$ref\":\"#/components/schemas/PluginVersion\"}",
+    ::std::option::Option::Some("{\"$ref\":\"#/$defs/PluginVersion\"}"),
+);
+static GET_PLUGIN_VERSION_PARAM_X_BUILD: runtime::Schema = runtime::Schema::new(
+    &COMPONENTS,
+    "{\"additionalProperties\":false,\"properties\":{\"channel\":{\"enum\":[\"stable\",\"beta\"],\"type\":\"string\"},\"number\":{\"format\":\"int32\",\"minimum\":1,\"type\":\"integer\"}},\"type\":\"object\"}",
+    ::std::option::Option::Some(
+        "{\"additionalProperties\":false,\"properties\":{\"channel\":{\"enum\":[\"stable\",\"beta\"],\"type\":\"string\"},\"number\":{\"allOf\":[{\"maximum\":2147483647,\"minimum\":-2147483648}],\"format\":\"int32\",\"minimum\":1,\"type\":\"integer\"}},\"type\":\"object\"}",
+    ),
+);
+static GET_PLUGIN_VERSION_RESPONSE_200: runtime::Schema = runtime::Schema::new(
     &COMPONENTS,
     "{\"additionalProperties\":true,\"type\":\"object\"}",
     ::std::option::Option::Some("{\"additionalProperties\":true,\"type\":\"object\"}"),
@@ -7407,6 +7838,167 @@ static ECHO_PARAMETERS: runtime::Operation = runtime::Operation {
     deprecation: ::std::option::Option::None,
     metrics: runtime::metrics::OperationSeries::new(),
 };
+///`searchCharges`: the operation's table, through which the generated layer serves it.
+pub struct SearchCharges;
+impl runtime::Contract for SearchCharges {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &SEARCH_CHARGES
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static SEARCH_CHARGES: runtime::Operation = runtime::Operation {
+    id: "searchCharges",
+    method: "POST",
+    path: "/v1/charges/search",
+    security: &[],
+    parameters: &[
+        runtime::Parameter {
+            name: "created",
+            key: "created",
+            location: runtime::Location::Query,
+            required: false,
+            value: runtime::ValueKind::Deep,
+            explode: true,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::Some("A time, or a range of times."),
+            schema: &SEARCH_CHARGES_PARAM_CREATED,
+        },
+        runtime::Parameter {
+            name: "expand",
+            key: "expand",
+            location: runtime::Location::Query,
+            required: false,
+            value: runtime::ValueKind::Deep,
+            explode: true,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &SEARCH_CHARGES_PARAM_EXPAND,
+        },
+    ],
+    body: ::std::option::Option::Some(runtime::Body {
+        media_type: "application/x-www-form-urlencoded",
+        kind: runtime::BodyKind::Form,
+        alternatives: &[],
+        others: &[],
+        required: true,
+        description: ::std::option::Option::None,
+        schema: &SEARCH_CHARGES_BODY,
+        form_fields: &[
+            (
+                "card",
+                runtime::FormField::Object(
+                    &[
+                        ("exp_month", runtime::Scalar::Integer),
+                        ("last4", runtime::Scalar::String),
+                    ],
+                ),
+            ),
+            (
+                "items",
+                runtime::FormField::List {
+                    items: runtime::FormItem::Any,
+                    required: false,
+                },
+            ),
+            ("metadata", runtime::FormField::Any),
+        ],
+        file_parts: runtime::FileParts::Named(&[]),
+        doc_name: "SearchChargesRequestBody",
+    }),
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            last: 200u16,
+            description: "The criteria, as read.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &SEARCH_CHARGES_RESPONSE_200,
+                doc_name: "SearchChargesResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "413", "415", "5XX"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
+///`getPluginVersion`: the operation's table, through which the generated layer serves it.
+pub struct GetPluginVersion;
+impl runtime::Contract for GetPluginVersion {
+    type Error = types::Error;
+    fn operation() -> &'static runtime::Operation {
+        &GET_PLUGIN_VERSION
+    }
+    fn error(status: u16, problem: runtime::Problem) -> types::Error {
+        types::Error::from_problem(status, problem)
+    }
+}
+static GET_PLUGIN_VERSION: runtime::Operation = runtime::Operation {
+    id: "getPluginVersion",
+    method: "GET",
+    path: "/v1/plugins/{version}",
+    security: &[],
+    parameters: &[
+        runtime::Parameter {
+            name: "version",
+            key: "version",
+            location: runtime::Location::Path,
+            required: true,
+            value: runtime::ValueKind::Object {
+                properties: &[
+                    ("major", runtime::Scalar::Integer),
+                    ("minor", runtime::Scalar::Integer),
+                ],
+                deep: false,
+            },
+            explode: false,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &GET_PLUGIN_VERSION_PARAM_VERSION,
+        },
+        runtime::Parameter {
+            name: "X-Build",
+            key: "X-Build",
+            location: runtime::Location::Header,
+            required: false,
+            value: runtime::ValueKind::Object {
+                properties: &[
+                    ("channel", runtime::Scalar::String),
+                    ("number", runtime::Scalar::Integer),
+                ],
+                deep: false,
+            },
+            explode: true,
+            default: ::std::option::Option::None,
+            description: ::std::option::Option::None,
+            schema: &GET_PLUGIN_VERSION_PARAM_X_BUILD,
+        },
+    ],
+    body: ::std::option::Option::None,
+    responses: &[
+        runtime::SuccessResponse {
+            status: 200u16,
+            last: 200u16,
+            description: "The version and build, as read.",
+            content: ::std::option::Option::Some(runtime::Content {
+                media_type: "application/json",
+                alternatives: &[],
+                schema: &GET_PLUGIN_VERSION_RESPONSE_200,
+                doc_name: "GetPluginVersionResponseBody",
+            }),
+            headers: &[],
+        },
+    ],
+    errors: &["400", "5XX"],
+    other_errors: &[],
+    deprecation: ::std::option::Option::None,
+    metrics: runtime::metrics::OperationSeries::new(),
+};
 ///`getLegacyOrder`: the operation's table, through which the generated layer serves it.
 pub struct GetLegacyOrder;
 impl runtime::Contract for GetLegacyOrder {
@@ -7818,6 +8410,8 @@ pub static OPERATIONS: &[&runtime::Operation] = &[
     &GET_REPORT,
     &GET_PAYMENT,
     &ECHO_PARAMETERS,
+    &SEARCH_CHARGES,
+    &GET_PLUGIN_VERSION,
     &GET_LEGACY_ORDER,
     &ESTIMATE_ORDER,
     &CLASSIFY_PET,
@@ -8132,6 +8726,28 @@ pub struct EchoParametersParams {
     pub theme: types::EchoParametersTheme,
     #[serde(rename = "visits", default)]
     pub visits: ::std::option::Option<i32>,
+}
+///The query and header parameters of `searchCharges`.
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct SearchChargesParams {
+    ///A time, or a range of times.
+    #[serde(rename = "created", default)]
+    pub created: ::std::option::Option<types::SearchChargesCreated>,
+    #[serde(rename = "expand", default)]
+    pub expand: ::std::option::Option<::std::vec::Vec<types::SearchChargesExpandItem>>,
+}
+///The path parameters of `getPluginVersion`, as read.
+#[doc(hidden)]
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetPluginVersionPath {
+    #[serde(rename = "version")]
+    pub version: types::PluginVersion,
+}
+///The query and header parameters of `getPluginVersion`.
+#[derive(Debug, Clone, ::serde::Deserialize, ::serde::Serialize)]
+pub struct GetPluginVersionParams {
+    #[serde(rename = "X-Build", default)]
+    pub x_build: ::std::option::Option<types::GetPluginVersionXBuild>,
 }
 ///The path parameters of `getLegacyOrder`, as read.
 #[doc(hidden)]
@@ -10443,6 +11059,112 @@ impl EchoParametersResponse {
         }
     }
 }
+///The responses `searchCharges` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum SearchChargesResponse {
+    ///200: The criteria, as read.
+    Ok(runtime::Json<::serde_json::Map<::std::string::String, ::serde_json::Value>>),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///413: The request body is over the server's limit (code `payload_too_large`).
+    PayloadTooLarge(runtime::Problem),
+    ///415: The request body is not of the documented media type (code `unsupported_media_type`).
+    UnsupportedMediaType(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl SearchChargesResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<SearchCharges> {
+        match self {
+            SearchChargesResponse::Ok(body) => {
+                runtime::Reply::json(200u16, "application/json", body)
+            }
+            SearchChargesResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            SearchChargesResponse::PayloadTooLarge(problem) => {
+                runtime::Reply::problem(413u16, problem)
+            }
+            SearchChargesResponse::UnsupportedMediaType(problem) => {
+                runtime::Reply::problem(415u16, problem)
+            }
+            SearchChargesResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            SearchChargesResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+            SearchChargesResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "searchCharges is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
+///The responses `getPluginVersion` documents: one variant per status.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum GetPluginVersionResponse {
+    ///200: The version and build, as read.
+    Ok(runtime::Json<::serde_json::Map<::std::string::String, ::serde_json::Value>>),
+    ///400: A parameter or the body is not valid (code `invalid_parameter`, `invalid_body` or `bad_request`).
+    BadRequest(runtime::Problem),
+    ///500: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    InternalServerError(runtime::Problem),
+    ///503: The server failed (code `internal_error`) or cannot answer now (code `service_unavailable`).
+    ServiceUnavailable(runtime::Problem),
+    /// 501, which the spec need not document: the handler is not
+    /// written yet (what `cargo xtask new` starts every handler
+    /// with). Answered with problem details, or the Error object
+    /// where the spec documents 501 with it.
+    NotImplemented,
+}
+impl GetPluginVersionResponse {
+    /// The HTTP response this value stands for: a success response
+    /// with its documented media type and headers, or the Error
+    /// object with this variant's status.
+    pub fn into_http(self) -> runtime::Reply<GetPluginVersion> {
+        match self {
+            GetPluginVersionResponse::Ok(body) => {
+                runtime::Reply::json(200u16, "application/json", body)
+            }
+            GetPluginVersionResponse::BadRequest(problem) => {
+                runtime::Reply::problem(400u16, problem)
+            }
+            GetPluginVersionResponse::InternalServerError(problem) => {
+                runtime::Reply::problem(500u16, problem)
+            }
+            GetPluginVersionResponse::ServiceUnavailable(problem) => {
+                runtime::Reply::problem(503u16, problem)
+            }
+            GetPluginVersionResponse::NotImplemented => {
+                runtime::Reply::problem(
+                    501u16,
+                    runtime::Problem::new(
+                        "not_implemented",
+                        "getPluginVersion is not implemented yet",
+                    ),
+                )
+            }
+        }
+    }
+}
 ///The responses `getLegacyOrder` documents: one variant per status.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
@@ -11171,6 +11893,31 @@ deepObject, `box` as its properties' own pairs), and cookies.*/
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<EchoParameters>,
     ) -> ::std::result::Result<runtime::Reply<EchoParameters>, types::Error>;
+    /**Search charges, the criteria in bracket notation
+
+Public; nothing is stored, the criteria read are answered. Query parameters and form fields in the `deepObject` style travel in bracket notation, as Stripe's API writes them: `created=1` or `created[gt]=1`, `expand[]=a`, `items[0][price]=p`.*/
+    #[endpoint{method = POST,
+    path = "/v1/charges/search",
+    operation_id = "searchCharges",
+    tags = ["misc"],
+    }]
+    async fn search_charges(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<SearchCharges>,
+        body: runtime::RequestBody<SearchCharges>,
+    ) -> ::std::result::Result<runtime::Reply<SearchCharges>, types::Error>;
+    /**Read a version written as an object in a path and a header
+
+Public; answers the version and build read. An object in a path segment or a header is its properties' names and values joined by commas (the `simple` style): `major,2,minor,1`, or `major=2,minor=1` with `explode`.*/
+    #[endpoint{method = GET,
+    path = "/v1/plugins/{version}",
+    operation_id = "getPluginVersion",
+    tags = ["misc"],
+    }]
+    async fn get_plugin_version(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetPluginVersion>,
+    ) -> ::std::result::Result<runtime::Reply<GetPluginVersion>, types::Error>;
     /**Read one order (old path)
 
 Replaced by `getOrder`.*/
@@ -11542,6 +12289,22 @@ deepObject, `box` as its properties' own pairs), and cookies.*/
         kind: types::EchoParametersKind,
         params: EchoParametersParams,
     ) -> impl ::std::future::Future<Output = EchoParametersResponse> + Send;
+    /**Search charges, the criteria in bracket notation
+
+Public; nothing is stored, the criteria read are answered. Query parameters and form fields in the `deepObject` style travel in bracket notation, as Stripe's API writes them: `created=1` or `created[gt]=1`, `expand[]=a`, `items[0][price]=p`.*/
+    fn search_charges(
+        &self,
+        params: SearchChargesParams,
+        body: types::ChargeCriteria,
+    ) -> impl ::std::future::Future<Output = SearchChargesResponse> + Send;
+    /**Read a version written as an object in a path and a header
+
+Public; answers the version and build read. An object in a path segment or a header is its properties' names and values joined by commas (the `simple` style): `major,2,minor,1`, or `major=2,minor=1` with `explode`.*/
+    fn get_plugin_version(
+        &self,
+        version: types::PluginVersion,
+        params: GetPluginVersionParams,
+    ) -> impl ::std::future::Future<Output = GetPluginVersionResponse> + Send;
     /**Read one order (old path)
 
 Replaced by `getOrder`.*/
@@ -12992,6 +13755,79 @@ impl<H: KitchenSinkHandlers> KitchenSinkApi for StrictServer<H> {
             .await;
         ::std::result::Result::Ok(answering.finish(&ECHO_PARAMETERS, reply))
     }
+    async fn search_charges(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<SearchCharges>,
+        body: runtime::RequestBody<SearchCharges>,
+    ) -> ::std::result::Result<runtime::Reply<SearchCharges>, types::Error> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let (_, params) = match runtime::read_parameters::<
+                    runtime::NoParameters,
+                    SearchChargesParams,
+                    _,
+                >(&SEARCH_CHARGES, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                let body = match body
+                    .decode::<types::ChargeCriteria>()
+                    .and_then(runtime::required)
+                {
+                    ::std::result::Result::Ok(body) => body,
+                    ::std::result::Result::Err(rejection) => {
+                        return runtime::Reply::problem(
+                            rejection.status,
+                            rejection.problem,
+                        );
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSinkHandlers>::search_charges(
+                        handlers,
+                        params,
+                        body,
+                    )
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&SEARCH_CHARGES, reply))
+    }
+    async fn get_plugin_version(
+        rqctx: ::dropshot::RequestContext<Self::Context>,
+        _parameters: runtime::Parameters<GetPluginVersion>,
+    ) -> ::std::result::Result<runtime::Reply<GetPluginVersion>, types::Error> {
+        let handlers = rqctx.context();
+        let answering = runtime::serving::Answering::start(&rqctx);
+        let reply = answering
+            .within(async {
+                let (path, params) = match runtime::read_parameters::<
+                    GetPluginVersionPath,
+                    GetPluginVersionParams,
+                    _,
+                >(&GET_PLUGIN_VERSION, &rqctx) {
+                    ::std::result::Result::Ok(read) => read,
+                    ::std::result::Result::Err(problem) => {
+                        return runtime::Reply::problem(400, problem);
+                    }
+                };
+                #[allow(deprecated)]
+                let response = <H as KitchenSinkHandlers>::get_plugin_version(
+                        handlers,
+                        path.version,
+                        params,
+                    )
+                    .await;
+                response.into_http()
+            })
+            .await;
+        ::std::result::Result::Ok(answering.finish(&GET_PLUGIN_VERSION, reply))
+    }
     async fn get_legacy_order(
         rqctx: ::dropshot::RequestContext<Self::Context>,
         _parameters: runtime::Parameters<GetLegacyOrder>,
@@ -13950,6 +14786,38 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
     endpoints
         .push(
             ::dropshot::ApiEndpoint::new(
+                    "searchCharges".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::search_charges,
+                    ::dropshot::Method::POST,
+                    "application/json",
+                    "/v1/charges/search",
+                    versions(),
+                )
+                .summary("Search charges, the criteria in bracket notation")
+                .description(
+                    "Public; nothing is stored, the criteria read are answered. Query parameters and form fields in the `deepObject` style travel in bracket notation, as Stripe's API writes them: `created=1` or `created[gt]=1`, `expand[]=a`, `items[0][price]=p`.",
+                )
+                .tag("misc"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
+                    "getPluginVersion".to_string(),
+                    <StrictServer<H> as KitchenSinkApi>::get_plugin_version,
+                    ::dropshot::Method::GET,
+                    "application/json",
+                    "/v1/plugins/{version}",
+                    versions(),
+                )
+                .summary("Read a version written as an object in a path and a header")
+                .description(
+                    "Public; answers the version and build read. An object in a path segment or a header is its properties' names and values joined by commas (the `simple` style): `major,2,minor,1`, or `major=2,minor=1` with `explode`.",
+                )
+                .tag("misc"),
+        );
+    endpoints
+        .push(
+            ::dropshot::ApiEndpoint::new(
                     "getLegacyOrder".to_string(),
                     <StrictServer<H> as KitchenSinkApi>::get_legacy_order,
                     ::dropshot::Method::GET,
@@ -14079,6 +14947,36 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         method,
                         "application/json",
                         "/v1/categories/tree",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["POST"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/v1/charges/search"),
+                        |rqctx: ::dropshot::RequestContext<H>| async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::serving::Served::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&SEARCH_CHARGES],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/v1/charges/search",
+                                    "POST",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/charges/search",
                         versions(),
                     )
                     .visible(false),
@@ -15015,6 +15913,39 @@ pub fn register_endpoints<H: KitchenSinkHandlers>(
                         method,
                         "application/json",
                         "/v1/pets/classify",
+                        versions(),
+                    )
+                    .visible(false),
+            );
+    }
+    for method in runtime::methods_other_than(&["GET"]) {
+        endpoints
+            .push(
+                ::dropshot::ApiEndpoint::new(
+                        runtime::not_allowed_id(&method, "/v1/plugins/{version}"),
+                        |
+                            rqctx: ::dropshot::RequestContext<H>,
+                            _: runtime::Parameters<GetPluginVersion>|
+                        async move {
+                            if let ::std::option::Option::Some(preflight) = runtime::serving::cors::preflight(
+                                runtime::serving::Served::serving(rqctx.context()),
+                                &rqctx.request,
+                                &[&GET_PLUGIN_VERSION],
+                            ) {
+                                return ::std::result::Result::Ok(preflight);
+                            }
+                            runtime::method_not_allowed(
+                                    rqctx.request.method(),
+                                    rqctx.request.uri().path(),
+                                    "/v1/plugins/{version}",
+                                    "GET",
+                                    types::Error::from_problem,
+                                )
+                                .map_err(types::Error::from)
+                        },
+                        method,
+                        "application/json",
+                        "/v1/plugins/{version}",
                         versions(),
                     )
                     .visible(false),

@@ -671,6 +671,224 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub result: ::std::option::Option<Result>,
     }
+    ///`ChargeCriteria`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct ChargeCriteria {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub card: ::std::option::Option<ChargeCriteriaCard>,
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub items: ::std::vec::Vec<ChargeCriteriaItemsItem>,
+        ///Pairs to match, or the empty string for none.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub metadata: ::std::option::Option<ChargeCriteriaMetadata>,
+    }
+    ///`ChargeCriteriaCard`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct ChargeCriteriaCard {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub exp_month: ::std::option::Option<::std::num::NonZeroU32>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub last4: ::std::option::Option<ChargeCriteriaCardLast4>,
+    }
+    ///`ChargeCriteriaCardLast4`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ChargeCriteriaCardLast4(::std::string::String);
+    impl ::std::ops::Deref for ChargeCriteriaCardLast4 {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ChargeCriteriaCardLast4> for ::std::string::String {
+        fn from(value: ChargeCriteriaCardLast4) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ChargeCriteriaCardLast4 {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            { ::regress::Regex::new("^[0-9]{4}$").unwrap() });
+            if PATTERN.find(value).is_none() {
+                return Err("doesn't match pattern \"^[0-9]{4}$\"".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ChargeCriteriaCardLast4 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ChargeCriteriaCardLast4 {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ChargeCriteriaCardLast4 {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///`ChargeCriteriaItemsItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct ChargeCriteriaItemsItem {
+        pub price: ChargeCriteriaItemsItemPrice,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub quantity: ::std::option::Option<::std::num::NonZeroU32>,
+    }
+    ///`ChargeCriteriaItemsItemPrice`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct ChargeCriteriaItemsItemPrice(::std::string::String);
+    impl ::std::ops::Deref for ChargeCriteriaItemsItemPrice {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<ChargeCriteriaItemsItemPrice> for ::std::string::String {
+        fn from(value: ChargeCriteriaItemsItemPrice) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for ChargeCriteriaItemsItemPrice {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() < 1usize {
+                return Err("shorter than 1 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ChargeCriteriaItemsItemPrice {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for ChargeCriteriaItemsItemPrice {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for ChargeCriteriaItemsItemPrice {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    ///Pairs to match, or the empty string for none.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum ChargeCriteriaMetadata {
+        Object(
+            ::std::collections::HashMap<::std::string::String, ::std::string::String>,
+        ),
+        String(ChargeCriteriaMetadataString),
+    }
+    impl ::std::convert::From<
+        ::std::collections::HashMap<::std::string::String, ::std::string::String>,
+    > for ChargeCriteriaMetadata {
+        fn from(
+            value: ::std::collections::HashMap<
+                ::std::string::String,
+                ::std::string::String,
+            >,
+        ) -> Self {
+            Self::Object(value)
+        }
+    }
+    impl ::std::convert::From<ChargeCriteriaMetadataString> for ChargeCriteriaMetadata {
+        fn from(value: ChargeCriteriaMetadataString) -> Self {
+            Self::String(value)
+        }
+    }
+    ///`ChargeCriteriaMetadataString`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ChargeCriteriaMetadataString {
+        #[serde(rename = "")]
+        X,
+    }
+    impl ::std::fmt::Display for ChargeCriteriaMetadataString {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::X => f.write_str(""),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ChargeCriteriaMetadataString {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "" => Ok(Self::X),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ChargeCriteriaMetadataString {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for ChargeCriteriaMetadataString {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`ClassifyPetResponse`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct ClassifyPetResponse {
@@ -1385,6 +1603,71 @@ pub mod types {
         pub order_id: i64,
         #[serde(rename = "paymentId")]
         pub payment_id: ::uuid::Uuid,
+    }
+    ///`GetPluginVersionXBuild`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct GetPluginVersionXBuild {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub channel: ::std::option::Option<GetPluginVersionXBuildChannel>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub number: ::std::option::Option<::std::num::NonZeroU32>,
+    }
+    ///`GetPluginVersionXBuildChannel`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetPluginVersionXBuildChannel {
+        #[serde(rename = "stable")]
+        Stable,
+        #[serde(rename = "beta")]
+        Beta,
+    }
+    impl ::std::fmt::Display for GetPluginVersionXBuildChannel {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Stable => f.write_str("stable"),
+                Self::Beta => f.write_str("beta"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetPluginVersionXBuildChannel {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "stable" => Ok(Self::Stable),
+                "beta" => Ok(Self::Beta),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetPluginVersionXBuildChannel {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for GetPluginVersionXBuildChannel {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
     }
     ///`GetReportPeriod`
     #[derive(
@@ -2503,6 +2786,14 @@ pub mod types {
             species: DogSpecies,
         },
     }
+    ///`PluginVersion`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(deny_unknown_fields)]
+    pub struct PluginVersion {
+        pub major: i32,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub minor: ::std::option::Option<i32>,
+    }
     ///Reading preferences, as a form sends them.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
@@ -2748,6 +3039,77 @@ pub mod types {
             value: ::std::string::String,
         ) -> ::std::result::Result<Self, self::error::ConversionError> {
             value.parse()
+        }
+    }
+    ///`SearchChargesCreated`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum SearchChargesCreated {
+        TimeRange(TimeRange),
+        Int64(i64),
+    }
+    impl ::std::convert::From<TimeRange> for SearchChargesCreated {
+        fn from(value: TimeRange) -> Self {
+            Self::TimeRange(value)
+        }
+    }
+    impl ::std::convert::From<i64> for SearchChargesCreated {
+        fn from(value: i64) -> Self {
+            Self::Int64(value)
+        }
+    }
+    ///`SearchChargesExpandItem`
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[serde(transparent)]
+    pub struct SearchChargesExpandItem(::std::string::String);
+    impl ::std::ops::Deref for SearchChargesExpandItem {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<SearchChargesExpandItem> for ::std::string::String {
+        fn from(value: SearchChargesExpandItem) -> Self {
+            value.0
+        }
+    }
+    impl ::std::str::FromStr for SearchChargesExpandItem {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if value.chars().count() > 50usize {
+                return Err("longer than 50 characters".into());
+            }
+            Ok(Self(value.to_string()))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for SearchChargesExpandItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for SearchChargesExpandItem {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for SearchChargesExpandItem {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
         }
     }
     ///`SearchOrdersCursor`
@@ -3235,6 +3597,19 @@ pub mod types {
             value.parse()
         }
     }
+    ///A range of Unix times; each bound is optional.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[serde(deny_unknown_fields)]
+    pub struct TimeRange {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub gt: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub gte: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub lt: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub lte: ::std::option::Option<i64>,
+    }
     ///`UpdateOrderIfMatch`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -3444,6 +3819,86 @@ Sends a `GET` request to `/categories/tree`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Search charges, the criteria in bracket notation
+
+Public; nothing is stored, the criteria read are answered. Query parameters and form fields in the `deepObject` style travel in bracket notation, as Stripe's API writes them: `created=1` or `created[gt]=1`, `expand[]=a`, `items[0][price]=p`.
+
+Sends a `POST` request to `/charges/search`
+
+Arguments:
+- `created`: A time, or a range of times.
+- `expand`
+- `body`
+*/
+    pub async fn search_charges<'a>(
+        &'a self,
+        created: Option<&'a types::SearchChargesCreated>,
+        expand: Option<&'a ::std::vec::Vec<types::SearchChargesExpandItem>>,
+        body: &'a types::ChargeCriteria,
+    ) -> Result<
+        ResponseValue<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+        Error<types::Error>,
+    > {
+        let url = format!("{}/charges/search", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .header(
+                ::reqwest::header::CONTENT_TYPE,
+                ::reqwest::header::HeaderValue::from_static(
+                    "application/x-www-form-urlencoded",
+                ),
+            )
+            .body(
+                ::api_client_runtime::forms::encode_form(
+                    &body,
+                    &["items"],
+                    &["card", "items", "metadata"],
+                )?,
+            )
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("created", &created, true),
+            )
+            .query(
+                &::api_client_runtime::query::ObjectQuery::new("expand", &expand, true),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "search_charges",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            413u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            415u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
             500u16..=599u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -5454,6 +5909,66 @@ Sends a `POST` request to `/pets/classify`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Read a version written as an object in a path and a header
+
+Public; answers the version and build read. An object in a path segment or a header is its properties' names and values joined by commas (the `simple` style): `major,2,minor,1`, or `major=2,minor=1` with `explode`.
+
+Sends a `GET` request to `/plugins/{version}`
+
+*/
+    pub async fn get_plugin_version<'a>(
+        &'a self,
+        version: &'a types::PluginVersion,
+        x_build: Option<&'a types::GetPluginVersionXBuild>,
+    ) -> Result<
+        ResponseValue<::serde_json::Map<::std::string::String, ::serde_json::Value>>,
+        Error<types::Error>,
+    > {
+        let url = format!(
+            "{}/plugins/{}", self.baseurl, encode_path(&
+            ::api_client_runtime::parameters::parameter_text(version)),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        if let Some(value) = x_build {
+            header_map
+                .append(
+                    "X-Build",
+                    ::api_client_runtime::parameters::exploded_text(value).try_into()?,
+                );
+        }
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .get(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "get_plugin_version",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            400u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            500u16..=599u16 => {
+                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+            }
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Set reading preferences from a form with lists and an object
 
 Public; nothing is stored, the preferences read are answered. A list travels as a pair per item (`tags=a&tags=b`), an object as JSON text.
@@ -5486,7 +6001,9 @@ Sends a `POST` request to `/preferences`
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(::api_client_runtime::forms::encode_form(&body, &["hours", "tags"])?)
+            .body(
+                ::api_client_runtime::forms::encode_form(&body, &["hours", "tags"], &[])?,
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -6004,6 +6521,8 @@ impl Credentials {
             "get_report" => &[&[SecurityScheme::BearerAuth]],
             "get_payment" => &[&[SecurityScheme::BearerAuth]],
             "echo_parameters" => &[&[SecurityScheme::BearerAuth]],
+            "search_charges" => &[],
+            "get_plugin_version" => &[],
             "get_legacy_order" => &[&[SecurityScheme::BearerAuth]],
             "estimate_order" => &[],
             "classify_pet" => &[],

@@ -558,6 +558,25 @@ impl KitchenSinkHandlers for Service {
         SetPreferencesResponse::Ok(Json::from(body))
     }
 
+    async fn search_charges(&self, params: SearchChargesParams, body: types::ChargeCriteria) -> SearchChargesResponse {
+        let criteria = json!({"created": params.created, "expand": params.expand, "body": body});
+        match criteria {
+            Value::Object(criteria) => SearchChargesResponse::Ok(Json::from(criteria)),
+            other => SearchChargesResponse::InternalServerError(internal(format!("{other:?}"))),
+        }
+    }
+
+    async fn get_plugin_version(
+        &self,
+        version: types::PluginVersion,
+        params: GetPluginVersionParams,
+    ) -> GetPluginVersionResponse {
+        match json!({"version": version, "build": params.x_build}) {
+            Value::Object(read) => GetPluginVersionResponse::Ok(Json::from(read)),
+            other => GetPluginVersionResponse::InternalServerError(internal(format!("{other:?}"))),
+        }
+    }
+
     async fn patch_preferences(&self, body: types::Preferences) -> PatchPreferencesResponse {
         PatchPreferencesResponse::Ok(Json::from(body))
     }

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod bracket_notation;
 mod broken_bodies;
 mod broken_parameters;
 mod broken_rules;

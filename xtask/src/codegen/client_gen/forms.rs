@@ -3,12 +3,13 @@
 //! or objects (its error comes at run time, for every call). Where a
 //! form has such fields, the method writes it with `api-client-runtime`'s
 //! `encode_form` instead, as the server reads it (`runtime::FormField`): a pair per list item,
-//! an object as JSON text.
+//! a field the spec encodes as a `deepObject` in bracket notation, an
+//! object as JSON text.
 
 use syn::visit_mut::VisitMut;
 
 use super::methods::rewrite_methods;
-use crate::codegen::document::forms::{form_fields, is_structured};
+use crate::codegen::document::forms::{deep_fields, form_fields, is_structured};
 use crate::codegen::document::media::essence;
 use crate::codegen::document::{Spec, SpecError, served_body};
 
@@ -31,7 +32,8 @@ pub fn write_structured_forms(spec: &Spec, file: &mut syn::File) -> Result<(), S
             &media["schema"],
             &format!("{location}.content.{media_type}.schema"),
         )?;
-        if !is_structured(&fields) {
+        let deep: Vec<String> = deep_fields(media).into_iter().map(str::to_string).collect();
+        if !is_structured(&fields) && deep.is_empty() {
             return Ok(None);
         }
         let lists = fields
@@ -39,7 +41,7 @@ pub fn write_structured_forms(spec: &Spec, file: &mut syn::File) -> Result<(), S
             .filter(|(_, kind)| kind.is_list())
             .map(|(name, _)| name.to_string())
             .collect();
-        Ok(Some(FormEncoding { lists }))
+        Ok(Some(FormEncoding { lists, deep }))
     })?;
     Ok(())
 }
@@ -47,6 +49,8 @@ pub fn write_structured_forms(spec: &Spec, file: &mut syn::File) -> Result<(), S
 /// `.form_urlencoded(&body)?` → the same body, written by `encode_form`.
 struct FormEncoding {
     lists: Vec<String>,
+    /// The fields in bracket notation (`encoding`'s `deepObject` ones).
+    deep: Vec<String>,
 }
 
 impl VisitMut for FormEncoding {
@@ -59,14 +63,14 @@ impl VisitMut for FormEncoding {
         if call.method != "form_urlencoded" || call.args.len() != 1 {
             return;
         }
-        let (receiver, body, lists) = (&call.receiver, &call.args[0], &self.lists);
+        let (receiver, body, lists, deep) = (&call.receiver, &call.args[0], &self.lists, &self.deep);
         *expr = syn::parse_quote! {
             #receiver
                 .header(
                     ::reqwest::header::CONTENT_TYPE,
                     ::reqwest::header::HeaderValue::from_static("application/x-www-form-urlencoded"),
                 )
-                .body(::api_client_runtime::forms::encode_form(#body, &[#(#lists),*])?)
+                .body(::api_client_runtime::forms::encode_form(#body, &[#(#lists),*], &[#(#deep),*])?)
         };
     }
 }

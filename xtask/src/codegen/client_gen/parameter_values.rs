@@ -6,7 +6,9 @@
 //! changed to write:
 //!
 //! - a header list as its items joined by commas (the `simple` style),
-//!   and a header or path value of no one scalar type as its text;
+//!   a header or path object as its properties' names and values so
+//!   joined (`name=value` ones with `explode`), and a header or path
+//!   value of no one scalar type as its text;
 //! - a JSON parameter (a `content` one, or one no style writes) as JSON
 //!   text, in the query or a header.
 
@@ -20,8 +22,11 @@ use crate::codegen::document::{Spec, SpecError};
 /// server's.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Written {
-    /// `parameter_text(value)`: a string as it is, a list's items joined.
+    /// `parameter_text(value)`: a string as it is, a list's items joined,
+    /// an object's names and values joined.
     Text,
+    /// `exploded_text(value)`: an object's `name=value` pairs joined.
+    Exploded,
     /// `json_text(value)`.
     Json,
 }
@@ -38,15 +43,20 @@ pub fn write_parameter_values(spec: &Spec, file: &mut syn::File) -> Result<(), S
             let Ok(shape) = parameter_shape(spec, &parameter) else {
                 continue;
             };
+            let place = parameter["in"].as_str();
             let written = match shape {
                 ParameterShape::Json { .. } => Written::Json,
                 ParameterShape::List(_) | ParameterShape::Scalar(None) => Written::Text,
+                ParameterShape::Object(_) if place != Some("query") && parameter["explode"] == true => {
+                    Written::Exploded
+                }
+                ParameterShape::Object(_) if place != Some("query") => Written::Text,
                 _ => continue,
             };
-            match parameter["in"].as_str() {
+            match place {
                 Some("header") => headers.push((name, written)),
                 Some("query") if written == Written::Json => queries.push(name),
-                Some("path") if written == Written::Text => paths.push(progenitor_name(&name)),
+                Some("path") if written != Written::Json => paths.push((progenitor_name(&name), written)),
                 _ => {}
             }
         }
@@ -76,7 +86,16 @@ fn progenitor_name(name: &str) -> String {
 struct Values {
     headers: Vec<(String, Written)>,
     queries: Vec<String>,
-    paths: Vec<String>,
+    paths: Vec<(String, Written)>,
+}
+
+/// `value` written as `written` says.
+fn written_text(written: Written, value: &syn::Expr) -> syn::Expr {
+    match written {
+        Written::Text => syn::parse_quote!(::api_client_runtime::parameters::parameter_text(#value)),
+        Written::Exploded => syn::parse_quote!(::api_client_runtime::parameters::exploded_text(#value)),
+        Written::Json => syn::parse_quote!(::api_client_runtime::parameters::json_text(#value).unwrap_or_default()),
+    }
 }
 
 fn string_literal(expr: &syn::Expr) -> Option<String> {
@@ -125,12 +144,7 @@ impl VisitMut for Values {
                     && let syn::Expr::MethodCall(try_into) = &mut *tried.expr
                     && let Some(value) = to_string_of(&try_into.receiver).cloned()
                 {
-                    *try_into.receiver = match written {
-                        Written::Text => syn::parse_quote!(::api_client_runtime::parameters::parameter_text(#value)),
-                        Written::Json => {
-                            syn::parse_quote!(::api_client_runtime::parameters::json_text(#value).unwrap_or_default())
-                        }
-                    };
+                    *try_into.receiver = written_text(written, &value);
                     return;
                 }
             }
@@ -152,14 +166,12 @@ impl VisitMut for Values {
                 if is_encode_path
                     && call.args.len() == 1
                     && let syn::Expr::Reference(reference) = &call.args[0]
-                    && let Some(syn::Expr::Path(variable)) = to_string_of(&reference.expr)
-                    && variable
-                        .path
-                        .get_ident()
-                        .is_some_and(|i| self.paths.contains(&i.to_string()))
+                    && let Some(variable @ syn::Expr::Path(path)) = to_string_of(&reference.expr)
+                    && let Some(ident) = path.path.get_ident()
+                    && let Some((_, written)) = self.paths.iter().find(|(name, _)| *ident == name)
                 {
-                    let variable = variable.clone();
-                    call.args[0] = syn::parse_quote!(&::api_client_runtime::parameters::parameter_text(#variable));
+                    let text = written_text(*written, variable);
+                    call.args[0] = syn::parse_quote!(&#text);
                     return;
                 }
             }

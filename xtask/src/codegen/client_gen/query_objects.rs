@@ -6,12 +6,15 @@
 //! `QueryParam::new("filter", &filter)` becomes
 //! `api-client-runtime`'s `ObjectQuery::new("filter", &filter, true)`,
 //! which writes
-//! `filter[color]=red` (`deepObject`), or `filter=color,red` (`form`,
-//! `explode: false`). The server reads both (`runtime::ValueKind::Object`).
+//! `filter[color]=red` (`deepObject`, nested to any depth:
+//! `created[gt]=1`, `expand[]=a`), or `filter=color,red` (`form`,
+//! `explode: false`). The server reads both (`runtime::ValueKind::Object`
+//! and `runtime::ValueKind::Deep`).
 
 use syn::visit_mut::VisitMut;
 
 use super::methods::rewrite_methods;
+use crate::codegen::document::parameter_shapes::{ParameterShape, parameter_shape};
 use crate::codegen::document::{Spec, SpecError, schema_type};
 
 /// Rewrites the methods with such parameters.
@@ -20,9 +23,13 @@ pub fn write_query_objects(spec: &Spec, file: &mut syn::File) -> Result<(), Spec
         let mut objects = Vec::new();
         for (parameter, _) in spec.parameters(op)? {
             let is_object = schema_type(spec, &parameter["schema"]) == Some("object");
-            let deep = parameter["style"] == "deepObject";
-            let joined = parameter["explode"] == false;
-            if parameter["in"] == "query" && is_object && (deep || joined) {
+            let deep = parameter["style"] == "deepObject"
+                && matches!(
+                    parameter_shape(spec, &parameter),
+                    Ok(ParameterShape::Object(_) | ParameterShape::FreeObject | ParameterShape::Deep)
+                );
+            let joined = is_object && parameter["explode"] == false;
+            if parameter["in"] == "query" && (deep || joined) {
                 objects.push((parameter["name"].as_str().unwrap_or_default().to_string(), deep));
             }
         }

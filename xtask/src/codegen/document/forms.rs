@@ -30,16 +30,63 @@ impl FormKind<'_> {
     }
 }
 
-/// The form's object schema (its `$ref` followed), or why it is not one.
-fn object<'a>(spec: &'a Spec, schema: &'a Value, location: &str) -> Result<&'a Value, SpecError> {
-    let object = spec.resolve_schema(schema);
-    if object.get("type").and_then(Value::as_str) != Some("object") || object.get("properties").is_none() {
-        return Err(SpecError::new(
-            location,
-            "a form body's schema must be an object with properties",
-        ));
+/// Compositions deeper than this are not followed for a form's fields.
+const MAX_PARTS: usize = 16;
+
+/// A form's fields, by the properties of its schema: its own, each
+/// `allOf` part's (whose `required` applies too), and each `oneOf` or
+/// `anyOf` choice's (a field named by several choices read by the first):
+/// a form of a composition of objects (a token request of one `grant_type`
+/// or another) has the fields of all. A schema of no object (a string, a
+/// list) is no form's.
+struct FormObject<'a> {
+    properties: Vec<(&'a str, &'a Value)>,
+    required: Vec<&'a str>,
+}
+
+impl<'a> FormObject<'a> {
+    fn of(spec: &'a Spec, schema: &'a Value, location: &str) -> Result<Self, SpecError> {
+        let mut object = FormObject {
+            properties: Vec::new(),
+            required: Vec::new(),
+        };
+        if !object.gather(spec, schema, true, 0) {
+            return Err(SpecError::new(location, "a form body's schema must be an object"));
+        }
+        Ok(object)
     }
-    Ok(object)
+
+    /// Adds `schema`'s properties; whether it is an object's (of `type:
+    /// object`, with properties, or a composition of such).
+    fn gather(&mut self, spec: &'a Spec, schema: &'a Value, always: bool, depth: usize) -> bool {
+        let schema = spec.resolve_schema(schema);
+        if depth > MAX_PARTS {
+            return false;
+        }
+        let mut object = match schema.get("type") {
+            Some(ty) => ty == "object",
+            None => schema.get("properties").is_some() || schema.get("additionalProperties").is_some(),
+        };
+        for (name, property) in schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            if !self.properties.iter().any(|(known, _)| known == name) {
+                self.properties.push((name.as_str(), property));
+            }
+        }
+        if always {
+            self.required.extend(required_names(schema));
+        }
+        for (key, applies) in [("allOf", always), ("oneOf", false), ("anyOf", false)] {
+            for part in schema.get(key).and_then(Value::as_array).into_iter().flatten() {
+                object |= self.gather(spec, part, applies, depth + 1);
+            }
+        }
+        object && schema.get("type").is_none_or(|ty| ty == "object")
+    }
 }
 
 /// Each field of a form body's schema and how it travels.
@@ -48,10 +95,10 @@ pub fn form_fields<'a>(
     schema: &'a Value,
     location: &str,
 ) -> Result<Vec<(&'a str, FormKind<'a>)>, SpecError> {
-    let object = object(spec, schema, location)?;
-    let required = required_names(object);
-    let fields = object["properties"].as_object().into_iter().flatten();
-    Ok(fields
+    let object = FormObject::of(spec, schema, location)?;
+    Ok(object
+        .properties
+        .into_iter()
         .map(|(name, property)| {
             let ty = schema_type(spec, property);
             let kind = match ty {
@@ -61,12 +108,12 @@ pub fn form_fields<'a>(
                         .get("items")
                         .map(|items| schema_type(spec, items))
                         .and_then(|item| item.filter(|_| is_scalar(item))),
-                    required: required.contains(&name.as_str()),
+                    required: object.required.contains(&name),
                 },
                 Some("object") => FormKind::Object(scalar_properties(spec, property)),
                 _ => FormKind::Any,
             };
-            (name.as_str(), kind)
+            (name, kind)
         })
         .collect())
 }
@@ -117,6 +164,18 @@ fn scalar_properties<'a>(spec: &'a Spec, schema: &'a Value) -> Vec<(&'a str, &'a
             let ty = schema_type(spec, property);
             is_scalar(ty).then(|| (name.as_str(), ty.unwrap_or("string")))
         })
+        .collect()
+}
+
+/// The fields a form's media type encodes in the `deepObject` style
+/// (`encoding: {card: {style: deepObject}}`): bracket notation,
+/// `card[number]=4242`, which the server reads for any field and the
+/// client writes for these.
+pub fn deep_fields(media: &Value) -> Vec<&str> {
+    let entries = media.get("encoding").and_then(Value::as_object).into_iter().flatten();
+    entries
+        .filter(|(_, entry)| entry.get("style").and_then(Value::as_str) == Some("deepObject"))
+        .map(|(name, _)| name.as_str())
         .collect()
 }
 

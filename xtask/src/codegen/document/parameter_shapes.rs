@@ -24,6 +24,10 @@ pub enum ParameterShape<'a> {
     Object(Vec<(&'a str, &'a str)>),
     /// A free-form object (`deepObject`: each pair a property).
     FreeObject,
+    /// A query value of any other structure in the `deepObject` style:
+    /// bracket notation (`created[gt]=1`, `expand[]=a`, `created=1`),
+    /// each text read by the schema (`runtime::ValueKind::Deep`).
+    Deep,
     /// JSON text.
     Json {
         /// A schema parameter no style writes (not a `content` one).
@@ -93,27 +97,40 @@ pub fn parameter_shape<'a>(spec: &'a Spec, parameter: &'a Value) -> Result<Param
     match place {
         "path" | "cookie" if scalar => Ok(ParameterShape::Scalar(ty)),
         // A list's items joined by commas (the `simple` style).
+        // A list's items, or an object's names and values, joined by
+        // commas (the `simple` style).
         "path" => match (ty, items()) {
             (Some("array"), Some(item)) => Ok(ParameterShape::List(item)),
+            (Some("object"), _) if let Some(properties) = all_scalar_properties(spec, schema) => {
+                Ok(ParameterShape::Object(properties))
+            }
             _ => Err(
-                "a path parameter must be a scalar or a list of scalars (an object in a path segment is not mapped yet)",
+                "a path parameter must be a scalar, a list of scalars or an object of scalar properties (a value \
+                 of no one of these shapes is not mapped yet)",
             ),
         },
         "cookie" => Err("a cookie parameter must be a scalar (a list or an object in a cookie is not mapped yet)"),
         "header" if scalar => Ok(ParameterShape::Scalar(ty)),
         "header" => match (ty, items()) {
             (Some("array"), Some(item)) => Ok(ParameterShape::List(item)),
-            (Some("object"), _) => Err("a header parameter that is an object is not mapped yet"),
+            (Some("object"), _) if let Some(properties) = all_scalar_properties(spec, schema) => {
+                Ok(ParameterShape::Object(properties))
+            }
+            (Some("object"), _) => Err("a header parameter that is an object must have scalar properties"),
             _ => Ok(ParameterShape::Json { degraded: true }),
+        },
+        _ if style == Some("deepObject") => match (ty, items()) {
+            (Some("object"), _) if let Some(properties) = all_scalar_properties(spec, schema) => {
+                Ok(ParameterShape::Object(properties))
+            }
+            (Some("object"), _) if is_free_form_object(spec, schema) => Ok(ParameterShape::FreeObject),
+            _ => Ok(ParameterShape::Deep),
         },
         _ if scalar => Ok(ParameterShape::Scalar(ty)),
         _ => match (ty, items()) {
             (Some("array"), Some(item)) => Ok(ParameterShape::List(item)),
             (Some("object"), _) if let Some(properties) = all_scalar_properties(spec, schema) => {
                 Ok(ParameterShape::Object(properties))
-            }
-            (Some("object"), _) if style == Some("deepObject") && is_free_form_object(spec, schema) => {
-                Ok(ParameterShape::FreeObject)
             }
             _ => Ok(ParameterShape::Json { degraded: true }),
         },

@@ -112,6 +112,7 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
                 deep: true
             }),
             ParameterShape::Json { .. } => quote!(runtime::ValueKind::Json),
+            ParameterShape::Deep => quote!(runtime::ValueKind::Deep),
         };
         let (location_ident, default_explode) = match place {
             "path" => ("Path", false),

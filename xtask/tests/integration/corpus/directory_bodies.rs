@@ -1,7 +1,7 @@
 //! Classes of request bodies, responses and routes the public
 //! directory's documents carry, each served (or refused alone) on a small
-//! document of its own: bodies under a media range, a form's `encoding`,
-//! error responses of different bodies, headers given as content, and
+//! document of its own: bodies under a media range, error responses of
+//! different bodies, headers given as content, and
 //! paths written with and without a trailing `/`.
 
 use super::classes::{generated, server, spec, tolerated};
@@ -74,58 +74,6 @@ fn bytes_under_a_range_are_read_in_any_type_within_it() {
         .unwrap()
         .contents;
     assert!(client.contains("application/octet-stream"));
-}
-
-/// A form's `encoding` that says no more than how the layer reads the
-/// form (none at all, as Stripe writes on each; `style: form`; JSON for
-/// an object field) is served; one that asks for another reading
-/// (`deepObject`) is refused, that operation alone. On a JSON body
-/// `encoding` means nothing and is not read.
-#[test]
-fn a_form_encoding_of_the_default_reading_is_served() {
-    let generated = generated(&spec(
-        r#"paths:
-  /a:
-    post:
-      operationId: postA
-      requestBody:
-        content:
-          application/x-www-form-urlencoded:
-            encoding: {}
-            schema: {type: object, properties: {name: {type: string}}}
-      responses: {'204': {description: ok}}
-  /b:
-    post:
-      operationId: postB
-      requestBody:
-        content:
-          application/x-www-form-urlencoded:
-            encoding: {meta: {contentType: application/json}, name: {style: form, explode: true}}
-            schema: {type: object, properties: {name: {type: string}, meta: {type: object, properties: {a: {type: integer}}}}}
-      responses: {'204': {description: ok}}
-  /c:
-    post:
-      operationId: postC
-      requestBody:
-        content:
-          application/json:
-            encoding: {color: {style: form}}
-            schema: {type: object, properties: {color: {type: string}}}
-      responses: {'204': {description: ok}}
-  /d:
-    post:
-      operationId: postD
-      requestBody:
-        content:
-          application/x-www-form-urlencoded:
-            encoding: {tags: {style: deepObject, explode: true}}
-            schema: {type: object, properties: {tags: {type: array, items: {type: string}}}}
-      responses: {'204': {description: ok}}
-"#,
-    ));
-    let refused: Vec<&str> = generated.refused.iter().map(|r| r.operation.as_str()).collect();
-    assert_eq!(refused, ["POST /d (postD)"]);
-    assert_eq!(generated.operations, 3);
 }
 
 /// A response header given as text `content` (not a `schema`) is its

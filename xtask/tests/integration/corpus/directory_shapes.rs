@@ -14,8 +14,10 @@ fn client(generated: &xtask::codegen::Generated) -> &str {
 }
 
 /// A path parameter that is a list is read from its segment's items
-/// joined by commas (the `simple` style) and sent so; one that may be an
-/// object is refused at its location.
+/// joined by commas (the `simple` style) and sent so, as is one that is
+/// an object of scalar properties (their names and values joined, or
+/// `name=value` ones with `explode`), in a path or a header; one that may
+/// be an object or a scalar is refused at its location.
 #[test]
 fn path_parameters_that_are_lists_are_served() {
     let generated = generated(&spec(
@@ -32,20 +34,46 @@ fn path_parameters_that_are_lists_are_served() {
       parameters:
         - {name: shape, in: path, required: true, schema: {anyOf: [{type: string}, {type: object}]}}
       responses: {'204': {description: ok}}
+  /plugins/{version}/{point}:
+    get:
+      operationId: getPlugin
+      parameters:
+        - {name: version, in: path, required: true, schema: {$ref: '#/components/schemas/Version'}}
+        - {name: point, in: path, required: true, explode: true, schema: {type: object, properties: {x: {type: integer}, y: {type: integer}}}}
+        - {name: X-Version, in: header, schema: {$ref: '#/components/schemas/Version'}}
+      responses: {'204': {description: ok}}
+components:
+  schemas:
+    Version: {type: object, properties: {Major: {type: integer}, Minor: {type: integer}}}
 "#,
     ));
     let refused: Vec<&str> = generated.refused.iter().map(|r| r.reason.as_str()).collect();
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert!(
-        refused[0].contains("paths./shapes/{shape}.get.parameters.0") && refused[0].contains("an object in a path"),
+        refused[0].contains("paths./shapes/{shape}.get.parameters.0")
+            && refused[0].contains("a path parameter must be a scalar, a list of scalars or an object"),
         "{}",
         refused[0]
     );
     let server = server(&generated);
     assert!(server.contains("value: runtime::ValueKind::Array(runtime::Scalar::Integer)"));
     assert!(server.contains("pub ids: ::std::vec::Vec<i64>"), "typed as a list");
+    assert_eq!(
+        server
+            .matches("runtime::ValueKind::Object {\n                properties: &[\n                    (\"Major\", runtime::Scalar::Integer),")
+            .count(),
+        2,
+        "the path's version and the header's"
+    );
     let client = client(&generated);
-    assert!(client.contains("parameter_text(ids)"));
+    for written in [
+        "parameter_text(ids)",
+        "parameter_text(version)",
+        "exploded_text(point)",
+        "parameter_text(value)",
+    ] {
+        assert!(client.contains(written), "{written}");
+    }
 }
 
 /// Properties named as schema keywords (`properties`, `type`, `items`,
@@ -110,4 +138,44 @@ fn nullable_path_and_header_parameters_are_text() {
     let client = client(&generated);
     assert!(client.contains("uin: &'a str,"), "{client}");
     assert!(client.contains("x_trace: &'a str,"), "{client}");
+}
+
+/// A `deepObject` query parameter of any structure (a choice of an object
+/// and a scalar, a list, an object of objects), as Stripe's documents
+/// give them, is read in bracket notation by its schema
+/// (`runtime::ValueKind::Deep`), and the client writes it so.
+#[test]
+fn deep_object_parameters_of_any_structure_are_served() {
+    let generated = generated(&spec(
+        r#"paths:
+  /charges:
+    get:
+      operationId: listCharges
+      parameters:
+        - name: created
+          in: query
+          style: deepObject
+          explode: true
+          schema:
+            anyOf:
+              - {type: object, properties: {gt: {type: integer}, lt: {type: integer}}}
+              - {type: integer}
+        - {name: expand, in: query, style: deepObject, explode: true, schema: {type: array, items: {type: string}}}
+        - name: search
+          in: query
+          style: deepObject
+          schema: {type: object, properties: {card: {type: object, properties: {brand: {type: string}}}}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert!(tolerated(&generated).is_empty(), "{:?}", tolerated(&generated));
+    assert_eq!(server(&generated).matches("runtime::ValueKind::Deep").count(), 3);
+    let client = client(&generated);
+    for name in ["created", "expand", "search"] {
+        assert!(
+            client.contains(&format!("ObjectQuery::new(\"{name}\", &{name}, true)")),
+            "{name}"
+        );
+    }
 }

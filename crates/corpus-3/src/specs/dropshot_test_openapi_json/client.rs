@@ -1417,7 +1417,7 @@ Arguments:
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(::api_client_runtime::forms::encode_form(&body, &["things"])?)
+            .body(::api_client_runtime::forms::encode_form(&body, &["things"], &[])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {

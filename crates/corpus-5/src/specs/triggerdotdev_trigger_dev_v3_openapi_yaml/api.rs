@@ -12485,7 +12485,7 @@ static LIST_RUNS_V1: runtime::Operation = runtime::Operation {
             key: "filter",
             location: runtime::Location::Query,
             required: false,
-            value: runtime::ValueKind::Json,
+            value: runtime::ValueKind::Deep,
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::Some(
@@ -12937,7 +12937,7 @@ static LIST_PROJECT_RUNS_V1: runtime::Operation = runtime::Operation {
             key: "filter",
             location: runtime::Location::Query,
             required: false,
-            value: runtime::ValueKind::Json,
+            value: runtime::ValueKind::Deep,
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::Some(
@@ -15261,7 +15261,7 @@ static LIST_SESSIONS_V1: runtime::Operation = runtime::Operation {
             key: "filter",
             location: runtime::Location::Query,
             required: false,
-            value: runtime::ValueKind::Json,
+            value: runtime::ValueKind::Deep,
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::Some(
@@ -15732,7 +15732,7 @@ static LIST_ERRORS_V1: runtime::Operation = runtime::Operation {
             key: "filter",
             location: runtime::Location::Query,
             required: false,
-            value: runtime::ValueKind::Json,
+            value: runtime::ValueKind::Deep,
             explode: true,
             default: ::std::option::Option::None,
             description: ::std::option::Option::Some(

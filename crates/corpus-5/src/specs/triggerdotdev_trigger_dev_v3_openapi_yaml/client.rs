@@ -8666,11 +8666,7 @@ For object fields like `page`, you should use the "form" encoding style. For exa
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
             .query(
-                &::api_client_runtime::query::ObjectQuery::new(
-                    "filter",
-                    &::api_client_runtime::parameters::json_text(&filter),
-                    true,
-                ),
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
             )
             .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
@@ -8919,10 +8915,7 @@ For object fields like `page`, you should use the "form" encoding style. For exa
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
             .query(
-                &progenitor_client::QueryParam::new(
-                    "filter",
-                    &::api_client_runtime::parameters::json_text(&filter),
-                ),
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
             )
             .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
@@ -10146,11 +10139,7 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
             .query(
-                &::api_client_runtime::query::ObjectQuery::new(
-                    "filter",
-                    &::api_client_runtime::parameters::json_text(&filter),
-                    true,
-                ),
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
             )
             .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)
@@ -10408,11 +10397,7 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
                 ::reqwest::header::HeaderValue::from_static("application/json"),
             )
             .query(
-                &::api_client_runtime::query::ObjectQuery::new(
-                    "filter",
-                    &::api_client_runtime::parameters::json_text(&filter),
-                    true,
-                ),
+                &::api_client_runtime::query::ObjectQuery::new("filter", &filter, true),
             )
             .query(&::api_client_runtime::query::ObjectQuery::new("page", &page, true))
             .headers(header_map)

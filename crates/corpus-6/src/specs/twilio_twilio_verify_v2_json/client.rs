@@ -15918,7 +15918,13 @@ Arguments:
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(::api_client_runtime::forms::encode_form(&body, &["Details.Fields"])?)
+            .body(
+                ::api_client_runtime::forms::encode_form(
+                    &body,
+                    &["Details.Fields"],
+                    &[],
+                )?,
+            )
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -16083,7 +16089,7 @@ Arguments:
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(::api_client_runtime::forms::encode_form(&body, &[])?)
+            .body(::api_client_runtime::forms::encode_form(&body, &[], &[])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -16195,7 +16201,7 @@ Arguments:
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(::api_client_runtime::forms::encode_form(&body, &[])?)
+            .body(::api_client_runtime::forms::encode_form(&body, &[], &[])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -17365,7 +17371,7 @@ Arguments:
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(::api_client_runtime::forms::encode_form(&body, &[])?)
+            .body(::api_client_runtime::forms::encode_form(&body, &[], &[])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -17573,7 +17579,7 @@ Arguments:
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(::api_client_runtime::forms::encode_form(&body, &["EventTypes"])?)
+            .body(::api_client_runtime::forms::encode_form(&body, &["EventTypes"], &[])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {
@@ -17672,7 +17678,7 @@ Arguments:
                     "application/x-www-form-urlencoded",
                 ),
             )
-            .body(::api_client_runtime::forms::encode_form(&body, &["EventTypes"])?)
+            .body(::api_client_runtime::forms::encode_form(&body, &["EventTypes"], &[])?)
             .headers(header_map)
             .build()?;
         let info = OperationInfo {

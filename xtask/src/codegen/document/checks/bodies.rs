@@ -125,7 +125,8 @@ fn check_media(spec: &Spec, at: &str, media_type: &str, media: &Value) -> Result
 
 /// Whether a form's `encoding` says no more than how the layer reads the
 /// form anyway: no entries; `style: form` and `explode: true` (a form's
-/// defaults); `contentType: application/json` for a field of an object
+/// defaults); `style: deepObject` (bracket notation, which the layer reads
+/// for any field, `runtime::brackets`); `contentType: application/json` for a field of an object
 /// or of any type (read as JSON text). Stripe's documents carry `encoding: {}` on each.
 fn encoding_is_the_reading(spec: &Spec, schema: &Value, encoding: &Value, at: &str) -> bool {
     let Some(entries) = encoding.as_object() else {
@@ -142,7 +143,7 @@ fn encoding_is_the_reading(spec: &Spec, schema: &Value, encoding: &Value, at: &s
             return false;
         };
         entry.iter().all(|(key, value)| match key.as_str() {
-            "style" => value == "form",
+            "style" => value == "form" || value == "deepObject",
             "explode" => value == true,
             "allowReserved" => value == false,
             "contentType" => {

@@ -47,13 +47,14 @@ pub(super) fn check_parameters(spec: &Spec, op: &OperationRef<'_>) -> Result<(),
             }
             "query" => match (style, &shape) {
                 (None | Some("form"), _)
-                | (Some("deepObject"), ParameterShape::Object(_) | ParameterShape::FreeObject) => {}
+                | (Some("deepObject"), ParameterShape::Object(_) | ParameterShape::FreeObject | ParameterShape::Deep) =>
+                    {}
                 // No style writes JSON text: a `content` parameter has none.
                 (_, ParameterShape::Json { .. }) => {}
                 (Some(_), _) => {
                     return Err(SpecError::new(
                         at("style"),
-                        "only the `form` style (and `deepObject` for an object) is supported for query parameters",
+                        "only the `form` and `deepObject` styles are supported for query parameters",
                     ));
                 }
             },

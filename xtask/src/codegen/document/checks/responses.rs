@@ -87,10 +87,17 @@ fn check_response_content(spec: &Spec, response: &Value, location: &str) -> Resu
             .get("schema")
             .ok_or_else(|| SpecError::new(&header_at, "a header needs a `schema`"))?;
         schema::check(schema, &format!("{header_at}.schema"), spec.component_schemas())?;
-        if !is_scalar(schema_type(spec, schema)) {
+        // A list is its items joined by commas (the `simple` style).
+        let ty = schema_type(spec, schema);
+        let items = || {
+            let items = spec.resolve_schema(schema).get("items")?;
+            Some(schema_type(spec, items))
+        };
+        let list_of_scalars = ty == Some("array") && items().is_some_and(is_scalar);
+        if !is_scalar(ty) && !list_of_scalars {
             return Err(SpecError::new(
                 format!("{header_at}.schema"),
-                "a response header must be a string, integer, number or boolean",
+                "a response header must be a string, integer, number or boolean, or a list of them",
             ));
         }
     }
