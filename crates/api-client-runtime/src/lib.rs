@@ -7,7 +7,7 @@
 //!   Events, reconnecting with `Last-Event-ID`; JSON Lines and JSON text
 //!   sequences).
 //! - [`query`]: object query parameters in the styles progenitor does not
-//!   write (`deepObject`, `form` without `explode`).
+//!   write (`deepObject` in bracket notation, `form` without `explode`).
 //! - [`forms`]: form bodies with lists and objects, as the server reads
 //!   them.
 //! - [`parameters`]: header, path and JSON parameter values, and cookie
@@ -15,10 +15,12 @@
 //! - [`credentials`]: credentials put on a request, marked sensitive.
 //! - [`retries`]: a request sent again after a transient failure (the
 //!   client's `exec` hook), honouring `Retry-After`.
+//! - [`spans`]: a `tracing` span per request, named by its operation.
 
 pub mod credentials;
 pub mod forms;
 pub mod parameters;
 pub mod query;
 pub mod retries;
+pub mod spans;
 pub mod streams;

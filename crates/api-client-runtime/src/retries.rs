@@ -16,6 +16,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use reqwest::{Method, Request, Response, StatusCode};
+use tracing::Instrument;
+
+use crate::spans::{Route, record_attempt, request_span};
 
 /// What [`Retries::on_attempt`] calls after each attempt.
 type Observer = Arc<dyn Fn(&Attempt<'_>) + Send + Sync>;
@@ -172,6 +175,16 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The status, or the error that kept the attempt from one.
+    fn met(self) -> Result<u16, &'static str> {
+        match self {
+            Outcome::Status(status) => Ok(status.as_u16()),
+            Outcome::ConnectFailed => Err("connect"),
+            Outcome::TimedOut => Err("timeout"),
+            Outcome::Failed => Err("failed"),
+        }
+    }
+
     fn of(result: &reqwest::Result<Response>) -> Outcome {
         match result {
             Ok(response) => Outcome::Status(response.status()),
@@ -220,12 +233,28 @@ fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
 }
 
 /// Sends `request` with `client`, and again as `retries` allows (a body
-/// that cannot be copied, a stream, is sent once).
+/// that cannot be copied, a stream, is sent once), inside the request's
+/// span ([`crate::spans`]): `operation_id` is the client's method name,
+/// `route` the operation as the spec names it.
 pub async fn execute(
     client: &reqwest::Client,
     retries: &Retries,
     request: Request,
     operation_id: &str,
+    route: Option<Route>,
+) -> reqwest::Result<Response> {
+    let span = request_span(operation_id, route, request.method());
+    send(client, retries, request, operation_id, &span)
+        .instrument(span.clone())
+        .await
+}
+
+async fn send(
+    client: &reqwest::Client,
+    retries: &Retries,
+    request: Request,
+    operation_id: &str,
+    span: &tracing::Span,
 ) -> reqwest::Result<Response> {
     let started = Instant::now();
     let repeatable = may_repeat(&request);
@@ -244,12 +273,14 @@ pub async fn execute(
         let wait = copy
             .as_ref()
             .and_then(|_| retries.wait(number, &result, started.elapsed()));
+        let outcome = Outcome::of(&result);
+        record_attempt(span, number, outcome.met(), wait);
         if let Some(observer) = &retries.observer {
             observer(&Attempt {
                 operation_id,
                 method: &method,
                 number,
-                outcome: Outcome::of(&result),
+                outcome,
                 next_in: wait,
             });
         }

@@ -371,6 +371,23 @@ impl Client {
         &self.retries
     }
 }
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "cancel_order" => ("cancelOrder", "/store/orders/{orderId}"),
+        "get_pet_by_id" => ("getPetById", "/pets/{petId}"),
+        "list_orders" => ("listOrders", "/store/orders"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
+}
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://petstore.example.com/v1";
 ///The Staging base URL, from the spec's `servers`.

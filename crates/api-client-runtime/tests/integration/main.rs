@@ -3,3 +3,4 @@
 //! concern.
 
 mod retries;
+mod spans;

@@ -29,7 +29,7 @@ fn request(method: Method, url: &str) -> reqwest::Request {
 }
 
 async fn send(retries: &Retries, request: reqwest::Request) -> reqwest::Result<reqwest::Response> {
-    execute(&reqwest::Client::new(), retries, request, "listOrders").await
+    execute(&reqwest::Client::new(), retries, request, "list_orders", None).await
 }
 
 #[tokio::test]

@@ -18277,7 +18277,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -18288,6 +18289,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -18308,6 +18310,442 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "additional_properties_0" => {
+            ("additionalProperties_0", "/additionalProperties/0")
+        }
+        "additional_properties_1" => {
+            ("additionalProperties_1", "/additionalProperties/1")
+        }
+        "additional_properties_2" => {
+            ("additionalProperties_2", "/additionalProperties/2")
+        }
+        "additional_properties_3" => {
+            ("additionalProperties_3", "/additionalProperties/3")
+        }
+        "additional_properties_4" => {
+            ("additionalProperties_4", "/additionalProperties/4")
+        }
+        "additional_properties_5" => {
+            ("additionalProperties_5", "/additionalProperties/5")
+        }
+        "additional_properties_6" => {
+            ("additionalProperties_6", "/additionalProperties/6")
+        }
+        "additional_properties_7" => {
+            ("additionalProperties_7", "/additionalProperties/7")
+        }
+        "additional_properties_8" => {
+            ("additionalProperties_8", "/additionalProperties/8")
+        }
+        "all_of_0" => ("allOf_0", "/allOf/0"),
+        "all_of_1" => ("allOf_1", "/allOf/1"),
+        "all_of_10" => ("allOf_10", "/allOf/10"),
+        "all_of_11" => ("allOf_11", "/allOf/11"),
+        "all_of_2" => ("allOf_2", "/allOf/2"),
+        "all_of_3" => ("allOf_3", "/allOf/3"),
+        "all_of_4" => ("allOf_4", "/allOf/4"),
+        "all_of_5" => ("allOf_5", "/allOf/5"),
+        "all_of_6" => ("allOf_6", "/allOf/6"),
+        "all_of_7" => ("allOf_7", "/allOf/7"),
+        "all_of_8" => ("allOf_8", "/allOf/8"),
+        "all_of_9" => ("allOf_9", "/allOf/9"),
+        "any_of_0" => ("anyOf_0", "/anyOf/0"),
+        "any_of_1" => ("anyOf_1", "/anyOf/1"),
+        "any_of_2" => ("anyOf_2", "/anyOf/2"),
+        "any_of_3" => ("anyOf_3", "/anyOf/3"),
+        "any_of_4" => ("anyOf_4", "/anyOf/4"),
+        "any_of_5" => ("anyOf_5", "/anyOf/5"),
+        "any_of_6" => ("anyOf_6", "/anyOf/6"),
+        "any_of_7" => ("anyOf_7", "/anyOf/7"),
+        "boolean_schema_0" => ("boolean_schema_0", "/boolean_schema/0"),
+        "boolean_schema_1" => ("boolean_schema_1", "/boolean_schema/1"),
+        "const_0" => ("const_0", "/const/0"),
+        "const_1" => ("const_1", "/const/1"),
+        "const_10" => ("const_10", "/const/10"),
+        "const_11" => ("const_11", "/const/11"),
+        "const_12" => ("const_12", "/const/12"),
+        "const_13" => ("const_13", "/const/13"),
+        "const_14" => ("const_14", "/const/14"),
+        "const_15" => ("const_15", "/const/15"),
+        "const_16" => ("const_16", "/const/16"),
+        "const_2" => ("const_2", "/const/2"),
+        "const_3" => ("const_3", "/const/3"),
+        "const_4" => ("const_4", "/const/4"),
+        "const_5" => ("const_5", "/const/5"),
+        "const_6" => ("const_6", "/const/6"),
+        "const_7" => ("const_7", "/const/7"),
+        "const_8" => ("const_8", "/const/8"),
+        "const_9" => ("const_9", "/const/9"),
+        "contains_0" => ("contains_0", "/contains/0"),
+        "contains_1" => ("contains_1", "/contains/1"),
+        "contains_2" => ("contains_2", "/contains/2"),
+        "contains_3" => ("contains_3", "/contains/3"),
+        "contains_4" => ("contains_4", "/contains/4"),
+        "contains_5" => ("contains_5", "/contains/5"),
+        "contains_6" => ("contains_6", "/contains/6"),
+        "content_0" => ("content_0", "/content/0"),
+        "content_1" => ("content_1", "/content/1"),
+        "content_2" => ("content_2", "/content/2"),
+        "content_3" => ("content_3", "/content/3"),
+        "default_0" => ("default_0", "/default/0"),
+        "default_1" => ("default_1", "/default/1"),
+        "default_2" => ("default_2", "/default/2"),
+        "dependent_required_0" => ("dependentRequired_0", "/dependentRequired/0"),
+        "dependent_required_1" => ("dependentRequired_1", "/dependentRequired/1"),
+        "dependent_required_2" => ("dependentRequired_2", "/dependentRequired/2"),
+        "dependent_required_3" => ("dependentRequired_3", "/dependentRequired/3"),
+        "dependent_schemas_0" => ("dependentSchemas_0", "/dependentSchemas/0"),
+        "dependent_schemas_1" => ("dependentSchemas_1", "/dependentSchemas/1"),
+        "dependent_schemas_2" => ("dependentSchemas_2", "/dependentSchemas/2"),
+        "dependent_schemas_3" => ("dependentSchemas_3", "/dependentSchemas/3"),
+        "enum_0" => ("enum_0", "/enum/0"),
+        "enum_1" => ("enum_1", "/enum/1"),
+        "enum_10" => ("enum_10", "/enum/10"),
+        "enum_11" => ("enum_11", "/enum/11"),
+        "enum_12" => ("enum_12", "/enum/12"),
+        "enum_13" => ("enum_13", "/enum/13"),
+        "enum_14" => ("enum_14", "/enum/14"),
+        "enum_2" => ("enum_2", "/enum/2"),
+        "enum_3" => ("enum_3", "/enum/3"),
+        "enum_4" => ("enum_4", "/enum/4"),
+        "enum_5" => ("enum_5", "/enum/5"),
+        "enum_6" => ("enum_6", "/enum/6"),
+        "enum_7" => ("enum_7", "/enum/7"),
+        "enum_8" => ("enum_8", "/enum/8"),
+        "enum_9" => ("enum_9", "/enum/9"),
+        "exclusive_maximum_0" => ("exclusiveMaximum_0", "/exclusiveMaximum/0"),
+        "exclusive_minimum_0" => ("exclusiveMinimum_0", "/exclusiveMinimum/0"),
+        "format_0" => ("format_0", "/format/0"),
+        "format_1" => ("format_1", "/format/1"),
+        "format_10" => ("format_10", "/format/10"),
+        "format_11" => ("format_11", "/format/11"),
+        "format_12" => ("format_12", "/format/12"),
+        "format_13" => ("format_13", "/format/13"),
+        "format_14" => ("format_14", "/format/14"),
+        "format_15" => ("format_15", "/format/15"),
+        "format_16" => ("format_16", "/format/16"),
+        "format_17" => ("format_17", "/format/17"),
+        "format_18" => ("format_18", "/format/18"),
+        "format_2" => ("format_2", "/format/2"),
+        "format_3" => ("format_3", "/format/3"),
+        "format_4" => ("format_4", "/format/4"),
+        "format_5" => ("format_5", "/format/5"),
+        "format_6" => ("format_6", "/format/6"),
+        "format_7" => ("format_7", "/format/7"),
+        "format_8" => ("format_8", "/format/8"),
+        "format_9" => ("format_9", "/format/9"),
+        "if_then_else_0" => ("if_then_else_0", "/if-then-else/0"),
+        "if_then_else_1" => ("if_then_else_1", "/if-then-else/1"),
+        "if_then_else_10" => ("if_then_else_10", "/if-then-else/10"),
+        "if_then_else_11" => ("if_then_else_11", "/if-then-else/11"),
+        "if_then_else_2" => ("if_then_else_2", "/if-then-else/2"),
+        "if_then_else_3" => ("if_then_else_3", "/if-then-else/3"),
+        "if_then_else_4" => ("if_then_else_4", "/if-then-else/4"),
+        "if_then_else_5" => ("if_then_else_5", "/if-then-else/5"),
+        "if_then_else_6" => ("if_then_else_6", "/if-then-else/6"),
+        "if_then_else_7" => ("if_then_else_7", "/if-then-else/7"),
+        "if_then_else_8" => ("if_then_else_8", "/if-then-else/8"),
+        "if_then_else_9" => ("if_then_else_9", "/if-then-else/9"),
+        "infinite_loop_detection_0" => {
+            ("infinite_loop_detection_0", "/infinite-loop-detection/0")
+        }
+        "items_0" => ("items_0", "/items/0"),
+        "items_1" => ("items_1", "/items/1"),
+        "items_2" => ("items_2", "/items/2"),
+        "items_3" => ("items_3", "/items/3"),
+        "items_4" => ("items_4", "/items/4"),
+        "items_5" => ("items_5", "/items/5"),
+        "items_6" => ("items_6", "/items/6"),
+        "items_7" => ("items_7", "/items/7"),
+        "items_8" => ("items_8", "/items/8"),
+        "items_9" => ("items_9", "/items/9"),
+        "max_contains_0" => ("maxContains_0", "/maxContains/0"),
+        "max_contains_1" => ("maxContains_1", "/maxContains/1"),
+        "max_contains_2" => ("maxContains_2", "/maxContains/2"),
+        "max_contains_3" => ("maxContains_3", "/maxContains/3"),
+        "max_contains_4" => ("maxContains_4", "/maxContains/4"),
+        "max_items_0" => ("maxItems_0", "/maxItems/0"),
+        "max_items_1" => ("maxItems_1", "/maxItems/1"),
+        "max_length_0" => ("maxLength_0", "/maxLength/0"),
+        "max_length_1" => ("maxLength_1", "/maxLength/1"),
+        "max_properties_0" => ("maxProperties_0", "/maxProperties/0"),
+        "max_properties_1" => ("maxProperties_1", "/maxProperties/1"),
+        "max_properties_2" => ("maxProperties_2", "/maxProperties/2"),
+        "maximum_0" => ("maximum_0", "/maximum/0"),
+        "maximum_1" => ("maximum_1", "/maximum/1"),
+        "min_contains_0" => ("minContains_0", "/minContains/0"),
+        "min_contains_1" => ("minContains_1", "/minContains/1"),
+        "min_contains_2" => ("minContains_2", "/minContains/2"),
+        "min_contains_3" => ("minContains_3", "/minContains/3"),
+        "min_contains_4" => ("minContains_4", "/minContains/4"),
+        "min_contains_5" => ("minContains_5", "/minContains/5"),
+        "min_contains_6" => ("minContains_6", "/minContains/6"),
+        "min_contains_7" => ("minContains_7", "/minContains/7"),
+        "min_items_0" => ("minItems_0", "/minItems/0"),
+        "min_items_1" => ("minItems_1", "/minItems/1"),
+        "min_length_0" => ("minLength_0", "/minLength/0"),
+        "min_length_1" => ("minLength_1", "/minLength/1"),
+        "min_properties_0" => ("minProperties_0", "/minProperties/0"),
+        "min_properties_1" => ("minProperties_1", "/minProperties/1"),
+        "minimum_0" => ("minimum_0", "/minimum/0"),
+        "minimum_1" => ("minimum_1", "/minimum/1"),
+        "multiple_of_0" => ("multipleOf_0", "/multipleOf/0"),
+        "multiple_of_1" => ("multipleOf_1", "/multipleOf/1"),
+        "multiple_of_2" => ("multipleOf_2", "/multipleOf/2"),
+        "multiple_of_3" => ("multipleOf_3", "/multipleOf/3"),
+        "multiple_of_4" => ("multipleOf_4", "/multipleOf/4"),
+        "not_0" => ("not_0", "/not/0"),
+        "not_1" => ("not_1", "/not/1"),
+        "not_2" => ("not_2", "/not/2"),
+        "not_3" => ("not_3", "/not/3"),
+        "not_4" => ("not_4", "/not/4"),
+        "not_5" => ("not_5", "/not/5"),
+        "not_6" => ("not_6", "/not/6"),
+        "not_7" => ("not_7", "/not/7"),
+        "not_8" => ("not_8", "/not/8"),
+        "one_of_0" => ("oneOf_0", "/oneOf/0"),
+        "one_of_1" => ("oneOf_1", "/oneOf/1"),
+        "one_of_10" => ("oneOf_10", "/oneOf/10"),
+        "one_of_2" => ("oneOf_2", "/oneOf/2"),
+        "one_of_3" => ("oneOf_3", "/oneOf/3"),
+        "one_of_4" => ("oneOf_4", "/oneOf/4"),
+        "one_of_5" => ("oneOf_5", "/oneOf/5"),
+        "one_of_6" => ("oneOf_6", "/oneOf/6"),
+        "one_of_7" => ("oneOf_7", "/oneOf/7"),
+        "one_of_8" => ("oneOf_8", "/oneOf/8"),
+        "one_of_9" => ("oneOf_9", "/oneOf/9"),
+        "pattern_0" => ("pattern_0", "/pattern/0"),
+        "pattern_1" => ("pattern_1", "/pattern/1"),
+        "pattern_2" => ("pattern_2", "/pattern/2"),
+        "pattern_properties_0" => ("patternProperties_0", "/patternProperties/0"),
+        "pattern_properties_1" => ("patternProperties_1", "/patternProperties/1"),
+        "pattern_properties_2" => ("patternProperties_2", "/patternProperties/2"),
+        "pattern_properties_3" => ("patternProperties_3", "/patternProperties/3"),
+        "pattern_properties_4" => ("patternProperties_4", "/patternProperties/4"),
+        "pattern_properties_5" => ("patternProperties_5", "/patternProperties/5"),
+        "prefix_items_0" => ("prefixItems_0", "/prefixItems/0"),
+        "prefix_items_1" => ("prefixItems_1", "/prefixItems/1"),
+        "prefix_items_2" => ("prefixItems_2", "/prefixItems/2"),
+        "prefix_items_3" => ("prefixItems_3", "/prefixItems/3"),
+        "properties_0" => ("properties_0", "/properties/0"),
+        "properties_1" => ("properties_1", "/properties/1"),
+        "properties_2" => ("properties_2", "/properties/2"),
+        "properties_3" => ("properties_3", "/properties/3"),
+        "properties_4" => ("properties_4", "/properties/4"),
+        "properties_5" => ("properties_5", "/properties/5"),
+        "property_names_0" => ("propertyNames_0", "/propertyNames/0"),
+        "property_names_1" => ("propertyNames_1", "/propertyNames/1"),
+        "property_names_2" => ("propertyNames_2", "/propertyNames/2"),
+        "property_names_3" => ("propertyNames_3", "/propertyNames/3"),
+        "property_names_4" => ("propertyNames_4", "/propertyNames/4"),
+        "property_names_5" => ("propertyNames_5", "/propertyNames/5"),
+        "ref_0" => ("ref_0", "/ref/0"),
+        "ref_1" => ("ref_1", "/ref/1"),
+        "ref_10" => ("ref_10", "/ref/10"),
+        "ref_12" => ("ref_12", "/ref/12"),
+        "ref_13" => ("ref_13", "/ref/13"),
+        "ref_14" => ("ref_14", "/ref/14"),
+        "ref_2" => ("ref_2", "/ref/2"),
+        "ref_3" => ("ref_3", "/ref/3"),
+        "ref_35" => ("ref_35", "/ref/35"),
+        "ref_4" => ("ref_4", "/ref/4"),
+        "ref_5" => ("ref_5", "/ref/5"),
+        "ref_7" => ("ref_7", "/ref/7"),
+        "ref_8" => ("ref_8", "/ref/8"),
+        "ref_9" => ("ref_9", "/ref/9"),
+        "required_0" => ("required_0", "/required/0"),
+        "required_1" => ("required_1", "/required/1"),
+        "required_2" => ("required_2", "/required/2"),
+        "required_3" => ("required_3", "/required/3"),
+        "required_4" => ("required_4", "/required/4"),
+        "type_0" => ("type_0", "/type/0"),
+        "type_1" => ("type_1", "/type/1"),
+        "type_10" => ("type_10", "/type/10"),
+        "type_2" => ("type_2", "/type/2"),
+        "type_3" => ("type_3", "/type/3"),
+        "type_4" => ("type_4", "/type/4"),
+        "type_5" => ("type_5", "/type/5"),
+        "type_6" => ("type_6", "/type/6"),
+        "type_7" => ("type_7", "/type/7"),
+        "type_8" => ("type_8", "/type/8"),
+        "type_9" => ("type_9", "/type/9"),
+        "unevaluated_items_0" => ("unevaluatedItems_0", "/unevaluatedItems/0"),
+        "unevaluated_items_1" => ("unevaluatedItems_1", "/unevaluatedItems/1"),
+        "unevaluated_items_10" => ("unevaluatedItems_10", "/unevaluatedItems/10"),
+        "unevaluated_items_11" => ("unevaluatedItems_11", "/unevaluatedItems/11"),
+        "unevaluated_items_12" => ("unevaluatedItems_12", "/unevaluatedItems/12"),
+        "unevaluated_items_13" => ("unevaluatedItems_13", "/unevaluatedItems/13"),
+        "unevaluated_items_14" => ("unevaluatedItems_14", "/unevaluatedItems/14"),
+        "unevaluated_items_15" => ("unevaluatedItems_15", "/unevaluatedItems/15"),
+        "unevaluated_items_16" => ("unevaluatedItems_16", "/unevaluatedItems/16"),
+        "unevaluated_items_17" => ("unevaluatedItems_17", "/unevaluatedItems/17"),
+        "unevaluated_items_19" => ("unevaluatedItems_19", "/unevaluatedItems/19"),
+        "unevaluated_items_2" => ("unevaluatedItems_2", "/unevaluatedItems/2"),
+        "unevaluated_items_20" => ("unevaluatedItems_20", "/unevaluatedItems/20"),
+        "unevaluated_items_21" => ("unevaluatedItems_21", "/unevaluatedItems/21"),
+        "unevaluated_items_22" => ("unevaluatedItems_22", "/unevaluatedItems/22"),
+        "unevaluated_items_23" => ("unevaluatedItems_23", "/unevaluatedItems/23"),
+        "unevaluated_items_24" => ("unevaluatedItems_24", "/unevaluatedItems/24"),
+        "unevaluated_items_25" => ("unevaluatedItems_25", "/unevaluatedItems/25"),
+        "unevaluated_items_26" => ("unevaluatedItems_26", "/unevaluatedItems/26"),
+        "unevaluated_items_27" => ("unevaluatedItems_27", "/unevaluatedItems/27"),
+        "unevaluated_items_28" => ("unevaluatedItems_28", "/unevaluatedItems/28"),
+        "unevaluated_items_3" => ("unevaluatedItems_3", "/unevaluatedItems/3"),
+        "unevaluated_items_4" => ("unevaluatedItems_4", "/unevaluatedItems/4"),
+        "unevaluated_items_5" => ("unevaluatedItems_5", "/unevaluatedItems/5"),
+        "unevaluated_items_6" => ("unevaluatedItems_6", "/unevaluatedItems/6"),
+        "unevaluated_items_7" => ("unevaluatedItems_7", "/unevaluatedItems/7"),
+        "unevaluated_items_8" => ("unevaluatedItems_8", "/unevaluatedItems/8"),
+        "unevaluated_items_9" => ("unevaluatedItems_9", "/unevaluatedItems/9"),
+        "unevaluated_properties_0" => {
+            ("unevaluatedProperties_0", "/unevaluatedProperties/0")
+        }
+        "unevaluated_properties_1" => {
+            ("unevaluatedProperties_1", "/unevaluatedProperties/1")
+        }
+        "unevaluated_properties_10" => {
+            ("unevaluatedProperties_10", "/unevaluatedProperties/10")
+        }
+        "unevaluated_properties_11" => {
+            ("unevaluatedProperties_11", "/unevaluatedProperties/11")
+        }
+        "unevaluated_properties_12" => {
+            ("unevaluatedProperties_12", "/unevaluatedProperties/12")
+        }
+        "unevaluated_properties_13" => {
+            ("unevaluatedProperties_13", "/unevaluatedProperties/13")
+        }
+        "unevaluated_properties_14" => {
+            ("unevaluatedProperties_14", "/unevaluatedProperties/14")
+        }
+        "unevaluated_properties_15" => {
+            ("unevaluatedProperties_15", "/unevaluatedProperties/15")
+        }
+        "unevaluated_properties_16" => {
+            ("unevaluatedProperties_16", "/unevaluatedProperties/16")
+        }
+        "unevaluated_properties_17" => {
+            ("unevaluatedProperties_17", "/unevaluatedProperties/17")
+        }
+        "unevaluated_properties_18" => {
+            ("unevaluatedProperties_18", "/unevaluatedProperties/18")
+        }
+        "unevaluated_properties_19" => {
+            ("unevaluatedProperties_19", "/unevaluatedProperties/19")
+        }
+        "unevaluated_properties_2" => {
+            ("unevaluatedProperties_2", "/unevaluatedProperties/2")
+        }
+        "unevaluated_properties_20" => {
+            ("unevaluatedProperties_20", "/unevaluatedProperties/20")
+        }
+        "unevaluated_properties_22" => {
+            ("unevaluatedProperties_22", "/unevaluatedProperties/22")
+        }
+        "unevaluated_properties_23" => {
+            ("unevaluatedProperties_23", "/unevaluatedProperties/23")
+        }
+        "unevaluated_properties_24" => {
+            ("unevaluatedProperties_24", "/unevaluatedProperties/24")
+        }
+        "unevaluated_properties_25" => {
+            ("unevaluatedProperties_25", "/unevaluatedProperties/25")
+        }
+        "unevaluated_properties_26" => {
+            ("unevaluatedProperties_26", "/unevaluatedProperties/26")
+        }
+        "unevaluated_properties_27" => {
+            ("unevaluatedProperties_27", "/unevaluatedProperties/27")
+        }
+        "unevaluated_properties_28" => {
+            ("unevaluatedProperties_28", "/unevaluatedProperties/28")
+        }
+        "unevaluated_properties_29" => {
+            ("unevaluatedProperties_29", "/unevaluatedProperties/29")
+        }
+        "unevaluated_properties_3" => {
+            ("unevaluatedProperties_3", "/unevaluatedProperties/3")
+        }
+        "unevaluated_properties_30" => {
+            ("unevaluatedProperties_30", "/unevaluatedProperties/30")
+        }
+        "unevaluated_properties_31" => {
+            ("unevaluatedProperties_31", "/unevaluatedProperties/31")
+        }
+        "unevaluated_properties_32" => {
+            ("unevaluatedProperties_32", "/unevaluatedProperties/32")
+        }
+        "unevaluated_properties_33" => {
+            ("unevaluatedProperties_33", "/unevaluatedProperties/33")
+        }
+        "unevaluated_properties_34" => {
+            ("unevaluatedProperties_34", "/unevaluatedProperties/34")
+        }
+        "unevaluated_properties_35" => {
+            ("unevaluatedProperties_35", "/unevaluatedProperties/35")
+        }
+        "unevaluated_properties_36" => {
+            ("unevaluatedProperties_36", "/unevaluatedProperties/36")
+        }
+        "unevaluated_properties_37" => {
+            ("unevaluatedProperties_37", "/unevaluatedProperties/37")
+        }
+        "unevaluated_properties_38" => {
+            ("unevaluatedProperties_38", "/unevaluatedProperties/38")
+        }
+        "unevaluated_properties_39" => {
+            ("unevaluatedProperties_39", "/unevaluatedProperties/39")
+        }
+        "unevaluated_properties_4" => {
+            ("unevaluatedProperties_4", "/unevaluatedProperties/4")
+        }
+        "unevaluated_properties_40" => {
+            ("unevaluatedProperties_40", "/unevaluatedProperties/40")
+        }
+        "unevaluated_properties_41" => {
+            ("unevaluatedProperties_41", "/unevaluatedProperties/41")
+        }
+        "unevaluated_properties_42" => {
+            ("unevaluatedProperties_42", "/unevaluatedProperties/42")
+        }
+        "unevaluated_properties_43" => {
+            ("unevaluatedProperties_43", "/unevaluatedProperties/43")
+        }
+        "unevaluated_properties_5" => {
+            ("unevaluatedProperties_5", "/unevaluatedProperties/5")
+        }
+        "unevaluated_properties_6" => {
+            ("unevaluatedProperties_6", "/unevaluatedProperties/6")
+        }
+        "unevaluated_properties_7" => {
+            ("unevaluatedProperties_7", "/unevaluatedProperties/7")
+        }
+        "unevaluated_properties_8" => {
+            ("unevaluatedProperties_8", "/unevaluatedProperties/8")
+        }
+        "unevaluated_properties_9" => {
+            ("unevaluatedProperties_9", "/unevaluatedProperties/9")
+        }
+        "unique_items_0" => ("uniqueItems_0", "/uniqueItems/0"),
+        "unique_items_1" => ("uniqueItems_1", "/uniqueItems/1"),
+        "unique_items_2" => ("uniqueItems_2", "/uniqueItems/2"),
+        "unique_items_3" => ("uniqueItems_3", "/uniqueItems/3"),
+        "unique_items_4" => ("uniqueItems_4", "/uniqueItems/4"),
+        "unique_items_5" => ("uniqueItems_5", "/uniqueItems/5"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).

@@ -1449,7 +1449,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1460,6 +1461,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1542,6 +1544,29 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_blobs_by_id" => ("get_blobs_by_id", "/blobs/{id}"),
+        "get_shapes" => ("get_shapes", "/shapes"),
+        "get_shapes_by_id" => ("get_shapes_by_id", "/shapes/{id}"),
+        "get_shapes_events" => ("get_shapes_events", "/shapes/events"),
+        "get_shapes_lines" => ("get_shapes_lines", "/shapes/lines"),
+        "post_notes" => ("post_notes", "/notes"),
+        "post_shapes" => ("post_shapes", "/shapes"),
+        "put_points_by_name" => ("put_points_by_name", "/points/{name}"),
+        "subscribe" => ("subscribe", "/subscriptions"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "/sink31";

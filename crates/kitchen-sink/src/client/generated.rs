@@ -6670,7 +6670,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -6681,6 +6682,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -6839,6 +6841,69 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "add_note" => ("addNote", "/orders/{orderId}/notes"),
+        "classify_pet" => ("classifyPet", "/pets/classify"),
+        "count_orders" => ("countOrders", "/store/order-count"),
+        "create_order" => ("createOrder", "/orders"),
+        "delete_order" => ("deleteOrder", "/orders/{orderId}"),
+        "download_order" => ("downloadOrder", "/orders/{orderId}.json"),
+        "echo_parameters" => {
+            ("echoParameters", "/echo/{count}/{ratio}/{flag}/{day}/{at}/{token}/{kind}")
+        }
+        "estimate_order" => ("estimateOrder", "/estimates"),
+        "export_orders" => ("exportOrders", "/exports/orders.csv"),
+        "get_category_tree" => ("getCategoryTree", "/categories/tree"),
+        "get_inventory" => ("getInventory", "/store/inventory"),
+        "get_label" => ("getLabel", "/orders/{orderId}/label"),
+        "get_latest_order" => ("getLatestOrder", "/latest-order"),
+        "get_legacy_order" => ("getLegacyOrder", "/legacy/orders/{orderId}"),
+        "get_order" => ("getOrder", "/orders/{orderId}"),
+        "get_order_status" => ("getOrderStatus", "/orders/{id}/status"),
+        "get_order_summary" => ("getOrderSummary", "/orders/summary"),
+        "get_payment" => ("getPayment", "/payments/{paymentId}"),
+        "get_photo" => ("getPhoto", "/orders/{orderId}/photo"),
+        "get_plugin_version" => ("getPluginVersion", "/plugins/{version}"),
+        "get_receipt" => ("getReceipt", "/orders/{orderId}/receipt"),
+        "get_report" => ("getReport", "/reports/{period}/{day}"),
+        "get_signature" => ("getSignature", "/orders/{orderId}/signature"),
+        "get_status" => ("getStatus", "/status"),
+        "head_order" => ("headOrder", "/orders/{orderId}"),
+        "label_names" => ("labelNames", "/labels"),
+        "list_events" => ("listEvents", "/events"),
+        "list_labels" => ("listLabels", "/labels/"),
+        "list_order_lines" => ("listOrderLines", "/orders/{orderId}/lines"),
+        "order_options" => ("orderOptions", "/orders"),
+        "patch_preferences" => ("patchPreferences", "/preferences"),
+        "pay_order" => ("payOrder", "/orders/{orderId}/payment"),
+        "put_label" => ("putLabel", "/labels/{name}"),
+        "quote_order" => ("quoteOrder", "/quotes"),
+        "refund_order" => ("refundOrder", "/orders/{orderId}/refund"),
+        "search_charges" => ("searchCharges", "/charges/search"),
+        "search_orders" => ("searchOrders", "/orders"),
+        "set_preferences" => ("setPreferences", "/preferences"),
+        "ship_order" => ("shipOrder", "/orders/{orderId}/shipment"),
+        "sign_order" => ("signOrder", "/orders/{orderId}/signature"),
+        "subscribe" => ("subscribe", "/newsletter"),
+        "trace_status" => ("traceStatus", "/status"),
+        "update_order" => ("updateOrder", "/orders/{orderId}"),
+        "upload_document" => ("uploadDocument", "/orders/{orderId}/documents"),
+        "upload_photo" => ("uploadPhoto", "/orders/{orderId}/photo"),
+        "watch_order" => ("watchOrder", "/orders/{orderId}/watch"),
+        "who_am_i" => ("whoAmI", "/whoami"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://sink.example.com/v1";

@@ -48,6 +48,7 @@ impl ClientHooks<ApiKey> for Client {
     }
 
     async fn exec(&self, request: reqwest::Request, info: &OperationInfo) -> reqwest::Result<reqwest::Response> {
-        api_client_runtime::retries::execute(self.client(), self.retries(), request, info.operation_id).await
+        let route = operation_route(info.operation_id);
+        api_client_runtime::retries::execute(self.client(), self.retries(), request, info.operation_id, route).await
     }
 }

@@ -1369,7 +1369,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1380,6 +1381,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1400,6 +1402,41 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "add_pet" => ("addPet", "/pet"),
+        "create_user" => ("createUser", "/user"),
+        "create_users_with_list_input" => {
+            ("createUsersWithListInput", "/user/createWithList")
+        }
+        "delete_order" => ("deleteOrder", "/store/order/{orderId}"),
+        "delete_pet" => ("deletePet", "/pet/{petId}"),
+        "delete_user" => ("deleteUser", "/user/{username}"),
+        "find_pets_by_status" => ("findPetsByStatus", "/pet/findByStatus"),
+        "find_pets_by_tags" => ("findPetsByTags", "/pet/findByTags"),
+        "get_inventory" => ("getInventory", "/store/inventory"),
+        "get_order_by_id" => ("getOrderById", "/store/order/{orderId}"),
+        "get_pet_by_id" => ("getPetById", "/pet/{petId}"),
+        "get_user_by_name" => ("getUserByName", "/user/{username}"),
+        "login_user" => ("loginUser", "/user/login"),
+        "logout_user" => ("logoutUser", "/user/logout"),
+        "place_order" => ("placeOrder", "/store/order"),
+        "update_pet" => ("updatePet", "/pet"),
+        "update_pet_with_form" => ("updatePetWithForm", "/pet/{petId}"),
+        "update_user" => ("updateUser", "/user/{username}"),
+        "upload_file" => ("uploadFile", "/pet/{petId}/uploadImage"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://petstore3.swagger.io/api/v3";

@@ -195,7 +195,8 @@ pub fn credentials(spec: &Spec) -> TokenStream {
             }
 
             /// Sends the request, again after a transient failure as the
-            /// client's [`Client::retries`] say.
+            /// client's [`Client::retries`] say, in a tracing span named by
+            /// its operation.
             async fn exec(
                 &self,
                 request: reqwest::Request,
@@ -206,6 +207,7 @@ pub fn credentials(spec: &Spec) -> TokenStream {
                     &self.retries,
                     request,
                     info.operation_id,
+                    operation_route(info.operation_id),
                 )
                 .await
             }

@@ -14,7 +14,8 @@ use crate::codegen::document::media::{self, MediaKind, essence};
 use crate::codegen::document::{Spec, SpecError, served_body};
 
 /// The name progenitor knows a body of `media_type` by, when it knows it
-/// by another: each kind's one type, and text for XML (which the client
+/// by another (or by the same in other letters: media types are
+/// case-insensitive, progenitor's names are not): each kind's one type, and text for XML (which the client
 /// sends as the text it is given). A form or multipart (which the client
 /// leaves out) keeps its own.
 pub fn progenitor_name(media_type: &str) -> Option<&'static str> {
@@ -29,7 +30,10 @@ pub fn progenitor_name(media_type: &str) -> Option<&'static str> {
         MediaKind::Range if media::is_octet_range(media_type) => return Some("application/octet-stream"),
         MediaKind::Range => return None,
     };
-    (essence != known).then_some(known)
+    // progenitor reads the type before any `;` as written, case and all
+    // (`application/JSON` is unknown to it).
+    let written = media_type.split(';').next().unwrap_or_default().trim();
+    (written != known).then_some(known)
 }
 
 /// Rewrites the methods whose body has such a type.

@@ -21,6 +21,7 @@ mod panics;
 mod parameter_values;
 mod query_objects;
 mod retries;
+mod routes;
 mod servers;
 mod wire_names;
 
@@ -113,6 +114,7 @@ pub fn generate(
     syn::visit_mut::VisitMut::visit_file_mut(&mut ListItemsIndented, &mut file);
     syn::visit_mut::VisitMut::visit_file_mut(&mut OneCatchAll, &mut file);
     retries::add_retries(&mut file);
+    file.items.push(routes::operation_routes(spec));
     file.items.extend(server_constants(spec));
     file.items.push(left_out_of_the_client(spec));
     Ok(file)

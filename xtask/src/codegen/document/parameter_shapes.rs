@@ -71,16 +71,21 @@ pub fn parameter_schema_location(parameter: &Value, location: &str) -> String {
 /// no schema, or one its place cannot carry (`why`).
 pub fn parameter_shape<'a>(spec: &'a Spec, parameter: &'a Value) -> Result<ParameterShape<'a>, &'static str> {
     let place = parameter["in"].as_str().unwrap_or_default();
-    if let Some((media_type, _)) = parameter
+    if let Some((media_type, media)) = parameter
         .get("content")
         .and_then(Value::as_object)
         .and_then(|c| c.iter().next())
         .filter(|_| parameter.get("schema").is_none())
     {
+        // Text (or any type, `*/*`) of a scalar schema is that scalar's
+        // text; any other text a string, any other value JSON.
+        let ty = media.get("schema").and_then(|schema| schema_type(spec, schema));
         return match kind(media_type) {
             MediaKind::Json => Ok(ParameterShape::Json { degraded: false }),
+            MediaKind::Text | MediaKind::Range if is_scalar(ty) => Ok(ParameterShape::Scalar(ty)),
             MediaKind::Text => Ok(ParameterShape::Scalar(Some("string"))),
-            _ => Err("a `content` parameter's media type must be JSON or text"),
+            MediaKind::Range => Ok(ParameterShape::Json { degraded: false }),
+            MediaKind::Binary => Err("a `content` parameter's media type must be JSON, text or a range"),
         };
     }
     let schema = parameter_schema(parameter).ok_or("a parameter needs a `schema` or a `content`")?;

@@ -275,3 +275,30 @@ fn an_upgrade_beside_another_success_is_served() {
         "the client upgrades"
     );
 }
+
+/// A media type written in capitals (`application/JSON`, Mastercard's) is
+/// the type it names: media types are case-insensitive. The server reads
+/// and writes JSON, and the client's progenitor, whose names are
+/// lower-case, gets the body as `application/json`.
+#[test]
+fn media_types_in_capitals_are_the_types_they_name() {
+    let generated = generated(&spec(
+        r#"paths:
+  /validate:
+    post:
+      operationId: validate
+      requestBody:
+        content:
+          application/JSON:
+            schema: {type: object, properties: {id: {type: string}}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/JSON:
+              schema: {type: object, properties: {valid: {type: boolean}}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    assert!(server(&generated).contains("kind: runtime::BodyKind::Json"));
+}

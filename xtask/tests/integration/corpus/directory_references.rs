@@ -96,3 +96,62 @@ fn headers_and_schemas_pointed_at_in_another_operation_are_read_there() {
         "{tolerated:?}"
     );
 }
+
+/// A reference to a reference inside components (Linode's
+/// `DatabaseMySQL/properties/label`, itself `Database/properties/label`)
+/// is followed to the schema at the end of the chain, hoisted once; a
+/// cycle of such references leads nowhere and is refused alone.
+#[test]
+fn references_to_references_are_followed_to_the_schema() {
+    let generated = generated(&spec(
+        r#"paths:
+  /databases:
+    post:
+      operationId: createDatabase
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                label: {$ref: '#/components/schemas/DatabaseMySQL/properties/label'}
+      responses: {'204': {description: ok}}
+  /loops:
+    post:
+      operationId: loop
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Loop/properties/a'}
+      responses: {'204': {description: ok}}
+components:
+  schemas:
+    Database:
+      type: object
+      properties:
+        label: {type: string, minLength: 3}
+    DatabaseMySQL:
+      type: object
+      properties:
+        label: {$ref: '#/components/schemas/Database/properties/label', x-cli-display: 2}
+    Loop:
+      type: object
+      properties:
+        a: {$ref: '#/components/schemas/Loop/properties/b'}
+        b: {$ref: '#/components/schemas/Loop/properties/a'}
+"#,
+    ));
+    let refused: Vec<&str> = generated.refused.iter().map(|r| r.operation.as_str()).collect();
+    assert_eq!(refused, ["POST /loops (loop)"]);
+    let tolerated = tolerated(&generated);
+    assert!(
+        tolerated.contains(&"paths./databases.post.requestBody.content.application/json.schema.properties.label.$ref"),
+        "{tolerated:?}"
+    );
+    let server = server(&generated);
+    assert!(
+        server.contains("Database_properties_label"),
+        "hoisted once, at the chain's end"
+    );
+    assert!(!server.contains("DatabaseMySQL_properties_label"));
+}

@@ -179,3 +179,33 @@ fn deep_object_parameters_of_any_structure_are_served() {
         );
     }
 }
+
+/// A `content` parameter of text, or of any type (`*/*`, as Telnyx's
+/// document writes an id), whose schema is a scalar is that scalar's
+/// text; one of a binary type is refused alone.
+#[test]
+fn content_parameters_of_text_or_any_type_are_their_scalar() {
+    let generated = generated(&spec(
+        r#"paths:
+  /reports/{id}:
+    get:
+      operationId: getReport
+      parameters:
+        - {name: id, in: path, required: true, content: {'*/*': {schema: {type: string, format: uuid}}}}
+        - {name: page, in: query, content: {text/plain: {schema: {type: integer}}}}
+      responses: {'204': {description: ok}}
+  /images/{id}:
+    get:
+      operationId: getImage
+      parameters:
+        - {name: id, in: path, required: true, content: {image/png: {schema: {type: string}}}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    let refused: Vec<&str> = generated.refused.iter().map(|r| r.operation.as_str()).collect();
+    assert_eq!(refused, ["GET /images/{id} (getImage)"]);
+    let server = server(&generated);
+    assert!(server.contains("value: runtime::ValueKind::Scalar(runtime::Scalar::String)"));
+    assert!(server.contains("value: runtime::ValueKind::Scalar(runtime::Scalar::Integer)"));
+    assert!(server.contains("pub id: ::uuid::Uuid"), "typed by its schema");
+}

@@ -417,7 +417,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -428,6 +429,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -448,6 +450,28 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_concept_hmda" => ("getConceptHmda", "/data/hmda/concept/{concept}"),
+        "get_dataset" => ("getDataset", "/data/{dataset}"),
+        "get_dataset_hmda" => ("getDatasetHmda", "/data/hmda"),
+        "get_datasets" => ("getDatasets", "/data"),
+        "get_slice_metadata_hmda" => {
+            ("getSliceMetadataHmda", "/data/hmda/slice/{slice}/metadata")
+        }
+        "query_slice_hmda" => ("querySliceHmda", "/data/hmda/slice/{slice}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.consumerfinance.gov:443/";

@@ -1906,7 +1906,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1917,6 +1918,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1937,6 +1939,52 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_geomarks_by_geomark_id_bounding_box_file_format_extension" => {
+            (
+                "get_geomarks_by_geomark_id_bounding_box_file_format_extension",
+                "/geomarks/{geomarkId}/boundingBox.{fileFormatExtension}",
+            )
+        }
+        "get_geomarks_by_geomark_id_feature_file_format_extension" => {
+            (
+                "get_geomarks_by_geomark_id_feature_file_format_extension",
+                "/geomarks/{geomarkId}/feature.{fileFormatExtension}",
+            )
+        }
+        "get_geomarks_by_geomark_id_file_format_extension" => {
+            (
+                "get_geomarks_by_geomark_id_file_format_extension",
+                "/geomarks/{geomarkId}.{fileFormatExtension}",
+            )
+        }
+        "get_geomarks_by_geomark_id_parts_file_format_extension" => {
+            (
+                "get_geomarks_by_geomark_id_parts_file_format_extension",
+                "/geomarks/{geomarkId}/parts.{fileFormatExtension}",
+            )
+        }
+        "get_geomarks_by_geomark_id_point_file_format_extension" => {
+            (
+                "get_geomarks_by_geomark_id_point_file_format_extension",
+                "/geomarks/{geomarkId}/point.{fileFormatExtension}",
+            )
+        }
+        "post_geomarks_copy" => ("post_geomarks_copy", "/geomarks/copy"),
+        "post_geomarks_new" => ("post_geomarks_new", "/geomarks/new"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://apps.gov.bc.ca/pub/geomark";

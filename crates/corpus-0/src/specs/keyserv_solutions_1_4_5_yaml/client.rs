@@ -1816,7 +1816,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1827,6 +1828,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1847,6 +1849,72 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "keys_api_current" => ("KeysApi_Current", "/v1/KeysApi/Current/{serial}"),
+        "keys_api_custom" => ("KeysApi_Custom", "/v1/KeysApi/Custom/{serial}"),
+        "keys_api_expiry" => ("KeysApi_Expiry", "/v1/KeysApi/Expiry/{serial}"),
+        "keys_api_find" => ("KeysApi_Find", "/v1/KeysApi/Find/{serial}"),
+        "products_api_count" => ("ProductsApi_Count", "/v1/ProductsApi/Count"),
+        "products_api_delete_product" => {
+            ("ProductsApi_DeleteProduct", "/v1/ProductsApi/{serial}")
+        }
+        "products_api_delete_product2" => {
+            ("ProductsApi_DeleteProduct2", "/v1/ProductsApi/{serial}")
+        }
+        "products_api_find" => ("ProductsApi_Find", "/v1/ProductsApi/Find"),
+        "products_api_list" => ("ProductsApi_List", "/v1/ProductsApi/List"),
+        "products_api_patch_product" => ("ProductsApi_PatchProduct", "/v1/ProductsApi"),
+        "products_api_patch_product2" => ("ProductsApi_PatchProduct2", "/v1/ProductsApi"),
+        "products_api_save" => ("ProductsApi_Save", "/v1/ProductsApi/Save"),
+        "subscriptions_api_count" => {
+            ("SubscriptionsApi_Count", "/v1/SubscriptionsApi/Count")
+        }
+        "subscriptions_api_delete_subscription" => {
+            ("SubscriptionsApi_DeleteSubscription", "/v1/SubscriptionsApi/{serial}")
+        }
+        "subscriptions_api_delete_subscription2" => {
+            ("SubscriptionsApi_DeleteSubscription2", "/v1/SubscriptionsApi/{serial}")
+        }
+        "subscriptions_api_disable" => {
+            ("SubscriptionsApi_Disable", "/v1/SubscriptionsApi/Disable")
+        }
+        "subscriptions_api_disable2" => {
+            ("SubscriptionsApi_Disable2", "/v1/SubscriptionsApi/Disable")
+        }
+        "subscriptions_api_enable" => {
+            ("SubscriptionsApi_Enable", "/v1/SubscriptionsApi/Enable")
+        }
+        "subscriptions_api_enable2" => {
+            ("SubscriptionsApi_Enable2", "/v1/SubscriptionsApi/Enable")
+        }
+        "subscriptions_api_find" => {
+            ("SubscriptionsApi_Find", "/v1/SubscriptionsApi/Find")
+        }
+        "subscriptions_api_list" => {
+            ("SubscriptionsApi_List", "/v1/SubscriptionsApi/List")
+        }
+        "subscriptions_api_put_subscription" => {
+            ("SubscriptionsApi_PutSubscription", "/v1/SubscriptionsApi")
+        }
+        "subscriptions_api_put_subscription2" => {
+            ("SubscriptionsApi_PutSubscription2", "/v1/SubscriptionsApi")
+        }
+        "subscriptions_api_save" => {
+            ("SubscriptionsApi_Save", "/v1/SubscriptionsApi/Save")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://keyserv.solutions";

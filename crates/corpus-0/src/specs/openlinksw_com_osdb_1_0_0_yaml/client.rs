@@ -1705,7 +1705,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1716,6 +1717,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1736,6 +1738,32 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "action_help" => ("actionHelp", "/api/v1/actions/{serviceId}/{actionId}/help"),
+        "describe_action" => ("describeAction", "/api/v1/actions/{serviceId}/{actionId}"),
+        "describe_service" => ("describeService", "/api/v1/services/{serviceId}"),
+        "execute_action" => {
+            ("executeAction", "/api/v1/actions/{serviceId}/{actionId}/exec")
+        }
+        "list_actions" => ("listActions", "/api/v1/actions/{serviceId}"),
+        "list_services" => ("listServices", "/api/v1/services"),
+        "load_service" => ("loadService", "/api/v1/services"),
+        "login" => ("login", "/api/v1/login"),
+        "logout" => ("logout", "/api/v1/logout"),
+        "unload_service" => ("unloadService", "/api/v1/services/{serviceId}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The OSDB demo server base URL, from the spec's `servers`.
 pub const OSDB_DEMO_SERVER_BASE_URL: &str = "https://osdb.openlinksw.com/osdb";

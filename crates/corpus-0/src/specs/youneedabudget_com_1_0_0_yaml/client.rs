@@ -4791,7 +4791,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -4802,6 +4803,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -4822,6 +4824,112 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "bulk_create_transactions" => {
+            ("bulkCreateTransactions", "/budgets/{budget_id}/transactions/bulk")
+        }
+        "create_account" => ("createAccount", "/budgets/{budget_id}/accounts"),
+        "create_transaction" => {
+            ("createTransaction", "/budgets/{budget_id}/transactions")
+        }
+        "get_account_by_id" => {
+            ("getAccountById", "/budgets/{budget_id}/accounts/{account_id}")
+        }
+        "get_accounts" => ("getAccounts", "/budgets/{budget_id}/accounts"),
+        "get_budget_by_id" => ("getBudgetById", "/budgets/{budget_id}"),
+        "get_budget_month" => ("getBudgetMonth", "/budgets/{budget_id}/months/{month}"),
+        "get_budget_months" => ("getBudgetMonths", "/budgets/{budget_id}/months"),
+        "get_budget_settings_by_id" => {
+            ("getBudgetSettingsById", "/budgets/{budget_id}/settings")
+        }
+        "get_budgets" => ("getBudgets", "/budgets"),
+        "get_categories" => ("getCategories", "/budgets/{budget_id}/categories"),
+        "get_category_by_id" => {
+            ("getCategoryById", "/budgets/{budget_id}/categories/{category_id}")
+        }
+        "get_month_category_by_id" => {
+            (
+                "getMonthCategoryById",
+                "/budgets/{budget_id}/months/{month}/categories/{category_id}",
+            )
+        }
+        "get_payee_by_id" => ("getPayeeById", "/budgets/{budget_id}/payees/{payee_id}"),
+        "get_payee_location_by_id" => {
+            (
+                "getPayeeLocationById",
+                "/budgets/{budget_id}/payee_locations/{payee_location_id}",
+            )
+        }
+        "get_payee_locations" => {
+            ("getPayeeLocations", "/budgets/{budget_id}/payee_locations")
+        }
+        "get_payee_locations_by_payee" => {
+            (
+                "getPayeeLocationsByPayee",
+                "/budgets/{budget_id}/payees/{payee_id}/payee_locations",
+            )
+        }
+        "get_payees" => ("getPayees", "/budgets/{budget_id}/payees"),
+        "get_scheduled_transaction_by_id" => {
+            (
+                "getScheduledTransactionById",
+                "/budgets/{budget_id}/scheduled_transactions/{scheduled_transaction_id}",
+            )
+        }
+        "get_scheduled_transactions" => {
+            ("getScheduledTransactions", "/budgets/{budget_id}/scheduled_transactions")
+        }
+        "get_transaction_by_id" => {
+            ("getTransactionById", "/budgets/{budget_id}/transactions/{transaction_id}")
+        }
+        "get_transactions" => ("getTransactions", "/budgets/{budget_id}/transactions"),
+        "get_transactions_by_account" => {
+            (
+                "getTransactionsByAccount",
+                "/budgets/{budget_id}/accounts/{account_id}/transactions",
+            )
+        }
+        "get_transactions_by_category" => {
+            (
+                "getTransactionsByCategory",
+                "/budgets/{budget_id}/categories/{category_id}/transactions",
+            )
+        }
+        "get_transactions_by_payee" => {
+            (
+                "getTransactionsByPayee",
+                "/budgets/{budget_id}/payees/{payee_id}/transactions",
+            )
+        }
+        "get_user" => ("getUser", "/user"),
+        "import_transactions" => {
+            ("importTransactions", "/budgets/{budget_id}/transactions/import")
+        }
+        "update_month_category" => {
+            (
+                "updateMonthCategory",
+                "/budgets/{budget_id}/months/{month}/categories/{category_id}",
+            )
+        }
+        "update_transaction" => {
+            ("updateTransaction", "/budgets/{budget_id}/transactions/{transaction_id}")
+        }
+        "update_transactions" => {
+            ("updateTransactions", "/budgets/{budget_id}/transactions")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.youneedabudget.com/v1";

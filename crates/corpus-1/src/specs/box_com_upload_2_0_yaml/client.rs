@@ -2666,7 +2666,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -2677,6 +2678,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -2697,6 +2699,37 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "abort_upload_session" => {
+            ("abortUploadSession", "/files/upload_sessions/{SESSION_ID}")
+        }
+        "commit_upload_session" => {
+            ("commitUploadSession", "/files/upload_sessions/{SESSION_ID}/commit")
+        }
+        "create_upload_session" => ("createUploadSession", "/files/upload_sessions"),
+        "create_upload_session_new_version" => {
+            ("createUploadSessionNewVersion", "/files/{FILE_ID}/upload_sessions")
+        }
+        "get_upload_session" => {
+            ("getUploadSession", "/files/upload_sessions/{SESSION_ID}")
+        }
+        "list_parts" => ("listParts", "/files/upload_sessions/{SESSION_ID}/parts"),
+        "upload_file" => ("uploadFile", "/files/content"),
+        "upload_file_version" => ("uploadFileVersion", "/files/{FILE_ID}/content"),
+        "upload_part" => ("uploadPart", "/files/upload_sessions/{SESSION_ID}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://upload.box.com/api/2.0";

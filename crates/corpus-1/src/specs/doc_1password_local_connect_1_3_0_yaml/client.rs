@@ -3138,7 +3138,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -3149,6 +3150,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -3169,6 +3171,53 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_vault_item" => ("CreateVaultItem", "/vaults/{vaultUuid}/items"),
+        "delete_vault_item" => {
+            ("DeleteVaultItem", "/vaults/{vaultUuid}/items/{itemUuid}")
+        }
+        "download_file_by_id" => {
+            (
+                "DownloadFileByID",
+                "/vaults/{vaultUuid}/items/{itemUuid}/files/{fileUuid}/content",
+            )
+        }
+        "get_api_activity" => ("GetApiActivity", "/activity"),
+        "get_details_of_file_by_id" => {
+            (
+                "GetDetailsOfFileById",
+                "/vaults/{vaultUuid}/items/{itemUuid}/files/{fileUuid}",
+            )
+        }
+        "get_heartbeat" => ("GetHeartbeat", "/heartbeat"),
+        "get_item_files" => {
+            ("GetItemFiles", "/vaults/{vaultUuid}/items/{itemUuid}/files")
+        }
+        "get_prometheus_metrics" => ("GetPrometheusMetrics", "/metrics"),
+        "get_server_health" => ("GetServerHealth", "/health"),
+        "get_vault_by_id" => ("GetVaultById", "/vaults/{vaultUuid}"),
+        "get_vault_item_by_id" => {
+            ("GetVaultItemById", "/vaults/{vaultUuid}/items/{itemUuid}")
+        }
+        "get_vault_items" => ("GetVaultItems", "/vaults/{vaultUuid}/items"),
+        "get_vaults" => ("GetVaults", "/vaults"),
+        "patch_vault_item" => ("PatchVaultItem", "/vaults/{vaultUuid}/items/{itemUuid}"),
+        "update_vault_item" => {
+            ("UpdateVaultItem", "/vaults/{vaultUuid}/items/{itemUuid}")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "http://1password.local";

@@ -516,7 +516,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -527,6 +528,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -547,6 +549,41 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_oauth_v1_refresh_tokens_token_archive_refresh_token" => {
+            (
+                "delete_oauth_v1_refresh_tokens_token_archiveRefreshToken",
+                "/oauth/v1/refresh-tokens/{token}",
+            )
+        }
+        "get_oauth_v1_access_tokens_token_get_access_token" => {
+            (
+                "get_oauth_v1_access_tokens_token_getAccessToken",
+                "/oauth/v1/access-tokens/{token}",
+            )
+        }
+        "get_oauth_v1_refresh_tokens_token_get_refresh_token" => {
+            (
+                "get_oauth_v1_refresh_tokens_token_getRefreshToken",
+                "/oauth/v1/refresh-tokens/{token}",
+            )
+        }
+        "post_oauth_v1_token_create_token" => {
+            ("post_oauth_v1_token_createToken", "/oauth/v1/token")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.hubapi.com/";

@@ -1070,7 +1070,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1081,6 +1082,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1101,6 +1103,62 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_iatu_balance" => ("get_iatu_balance", "/iatu/balance"),
+        "get_iatu_charges_reports_all" => {
+            ("get_iatu_charges_reports_all", "/iatu/charges/reports/all")
+        }
+        "get_iatu_charges_reports_all_csv" => {
+            ("get_iatu_charges_reports_all_csv", "/iatu/charges/reports/all.csv")
+        }
+        "get_iatu_number_validator" => {
+            ("get_iatu_number_validator", "/iatu/number-validator")
+        }
+        "get_iatu_products_promotions" => {
+            ("get_iatu_products_promotions", "/iatu/products/promotions")
+        }
+        "get_iatu_products_reports_all" => {
+            ("get_iatu_products_reports_all", "/iatu/products/reports/all")
+        }
+        "get_iatu_products_reports_all_csv" => {
+            ("get_iatu_products_reports_all_csv", "/iatu/products/reports/all.csv")
+        }
+        "get_iatu_products_reports_local_value" => {
+            (
+                "get_iatu_products_reports_local_value",
+                "/iatu/products/reports/local-value",
+            )
+        }
+        "get_iatu_topups_reports_all" => {
+            ("get_iatu_topups_reports_all", "/iatu/topups/reports/all")
+        }
+        "get_iatu_topups_reports_all_csv" => {
+            ("get_iatu_topups_reports_all_csv", "/iatu/topups/reports/all.csv")
+        }
+        "get_iatu_topups_reports_totals" => {
+            ("get_iatu_topups_reports_totals", "/iatu/topups/reports/totals")
+        }
+        "get_status" => ("get_status", "/status"),
+        "post_iatu_topups" => ("post_iatu_topups", "/iatu/topups"),
+        "post_iatu_topups_reports" => {
+            ("post_iatu_topups_reports", "/iatu/topups/reports")
+        }
+        "post_iatu_topups_reverse" => {
+            ("post_iatu_topups_reverse", "/iatu/topups/reverse")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.idtbeyond.com/v1";

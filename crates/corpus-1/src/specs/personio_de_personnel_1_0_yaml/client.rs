@@ -2349,7 +2349,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -2360,6 +2361,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -2380,6 +2382,52 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_company_attendances_by_id" => {
+            ("delete_company_attendances_by_id", "/company/attendances/{id}")
+        }
+        "delete_company_time_offs_by_id" => {
+            ("delete_company_time_offs_by_id", "/company/time-offs/{id}")
+        }
+        "get_company_attendances" => ("get_company_attendances", "/company/attendances"),
+        "get_company_employees" => ("get_company_employees", "/company/employees"),
+        "get_company_employees_by_employee_id" => {
+            ("get_company_employees_by_employee_id", "/company/employees/{employee_id}")
+        }
+        "get_company_employees_by_employee_id_profile_picture_by_width" => {
+            (
+                "get_company_employees_by_employee_id_profile_picture_by_width",
+                "/company/employees/{employee_id}/profile-picture/{width}",
+            )
+        }
+        "get_company_time_off_types" => {
+            ("get_company_time_off_types", "/company/time-off-types")
+        }
+        "get_company_time_offs" => ("get_company_time_offs", "/company/time-offs"),
+        "get_company_time_offs_by_id" => {
+            ("get_company_time_offs_by_id", "/company/time-offs/{id}")
+        }
+        "patch_company_attendances_by_id" => {
+            ("patch_company_attendances_by_id", "/company/attendances/{id}")
+        }
+        "post_company_attendances" => {
+            ("post_company_attendances", "/company/attendances")
+        }
+        "post_company_employees" => ("post_company_employees", "/company/employees"),
+        "post_company_time_offs" => ("post_company_time_offs", "/company/time-offs"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.personio.de/v1";

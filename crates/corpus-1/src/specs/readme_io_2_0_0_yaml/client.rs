@@ -1486,7 +1486,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1497,6 +1498,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1517,6 +1519,55 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_changelog" => ("createChangelog", "/changelogs"),
+        "create_custom_page" => ("createCustomPage", "/custompages"),
+        "create_doc" => ("createDoc", "/docs"),
+        "create_version" => ("createVersion", "/version"),
+        "delete_api_specification" => {
+            ("deleteAPISpecification", "/api-specification/{id}")
+        }
+        "delete_changelog" => ("deleteChangelog", "/changelogs/{slug}"),
+        "delete_custom_page" => ("deleteCustomPage", "/custompages/{slug}"),
+        "delete_doc" => ("deleteDoc", "/docs/{slug}"),
+        "delete_swagger" => ("deleteSwagger", "/swagger/{id}"),
+        "delete_version" => ("deleteVersion", "/version/{versionId}"),
+        "get_api_specification" => ("getAPISpecification", "/api-specification"),
+        "get_category" => ("getCategory", "/categories/{slug}"),
+        "get_category_docs" => ("getCategoryDocs", "/categories/{slug}/docs"),
+        "get_changelog" => ("getChangelog", "/changelogs/{slug}"),
+        "get_changelogs" => ("getChangelogs", "/changelogs"),
+        "get_custom_page" => ("getCustomPage", "/custompages/{slug}"),
+        "get_custom_pages" => ("getCustomPages", "/custompages"),
+        "get_doc" => ("getDoc", "/docs/{slug}"),
+        "get_errors" => ("getErrors", "/errors"),
+        "get_project" => ("getProject", "/"),
+        "get_version" => ("getVersion", "/version/{versionId}"),
+        "get_versions" => ("getVersions", "/version"),
+        "search_docs" => ("searchDocs", "/docs/search"),
+        "update_api_specification" => {
+            ("updateAPISpecification", "/api-specification/{id}")
+        }
+        "update_changelog" => ("updateChangelog", "/changelogs/{slug}"),
+        "update_custom_page" => ("updateCustomPage", "/custompages/{slug}"),
+        "update_doc" => ("updateDoc", "/docs/{slug}"),
+        "update_swagger" => ("updateSwagger", "/swagger/{id}"),
+        "update_version" => ("updateVersion", "/version/{versionId}"),
+        "upload_api_specification" => ("uploadAPISpecification", "/api-specification"),
+        "upload_swagger" => ("uploadSwagger", "/swagger"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://dash.readme.io/api/v1";

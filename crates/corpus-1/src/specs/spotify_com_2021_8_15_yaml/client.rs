@@ -7231,7 +7231,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -7242,6 +7243,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -7262,6 +7264,227 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "endpoint_add_to_queue" => ("endpoint_add_to_queue", "/me/player/queue"),
+        "endpoint_add_tracks_to_playlist" => {
+            ("endpoint_add_tracks_to_playlist", "/playlists/{playlist_id}/tracks")
+        }
+        "endpoint_change_playlist_details" => {
+            ("endpoint_change_playlist_details", "/playlists/{playlist_id}")
+        }
+        "endpoint_check_current_user_follows" => {
+            ("endpoint_check_current_user_follows", "/me/following/contains")
+        }
+        "endpoint_check_if_user_follows_playlist" => {
+            (
+                "endpoint_check_if_user_follows_playlist",
+                "/playlists/{playlist_id}/followers/contains",
+            )
+        }
+        "endpoint_check_users_saved_albums" => {
+            ("endpoint_check_users_saved_albums", "/me/albums/contains")
+        }
+        "endpoint_check_users_saved_episodes" => {
+            ("endpoint_check_users_saved_episodes", "/me/episodes/contains")
+        }
+        "endpoint_check_users_saved_shows" => {
+            ("endpoint_check_users_saved_shows", "/me/shows/contains")
+        }
+        "endpoint_check_users_saved_tracks" => {
+            ("endpoint_check_users_saved_tracks", "/me/tracks/contains")
+        }
+        "endpoint_create_playlist" => {
+            ("endpoint_create_playlist", "/users/{user_id}/playlists")
+        }
+        "endpoint_follow_artists_users" => {
+            ("endpoint_follow_artists_users", "/me/following")
+        }
+        "endpoint_follow_playlist" => {
+            ("endpoint_follow_playlist", "/playlists/{playlist_id}/followers")
+        }
+        "endpoint_get_a_categories_playlists" => {
+            (
+                "endpoint_get_a_categories_playlists",
+                "/browse/categories/{category_id}/playlists",
+            )
+        }
+        "endpoint_get_a_category" => {
+            ("endpoint_get_a_category", "/browse/categories/{category_id}")
+        }
+        "endpoint_get_a_list_of_current_users_playlists" => {
+            ("endpoint_get_a_list_of_current_users_playlists", "/me/playlists")
+        }
+        "endpoint_get_a_show" => ("endpoint_get_a_show", "/shows/{id}"),
+        "endpoint_get_a_shows_episodes" => {
+            ("endpoint_get_a_shows_episodes", "/shows/{id}/episodes")
+        }
+        "endpoint_get_a_users_available_devices" => {
+            ("endpoint_get_a_users_available_devices", "/me/player/devices")
+        }
+        "endpoint_get_an_album" => ("endpoint_get_an_album", "/albums/{id}"),
+        "endpoint_get_an_albums_tracks" => {
+            ("endpoint_get_an_albums_tracks", "/albums/{id}/tracks")
+        }
+        "endpoint_get_an_artist" => ("endpoint_get_an_artist", "/artists/{id}"),
+        "endpoint_get_an_artists_albums" => {
+            ("endpoint_get_an_artists_albums", "/artists/{id}/albums")
+        }
+        "endpoint_get_an_artists_related_artists" => {
+            ("endpoint_get_an_artists_related_artists", "/artists/{id}/related-artists")
+        }
+        "endpoint_get_an_artists_top_tracks" => {
+            ("endpoint_get_an_artists_top_tracks", "/artists/{id}/top-tracks")
+        }
+        "endpoint_get_an_episode" => ("endpoint_get_an_episode", "/episodes/{id}"),
+        "endpoint_get_audio_analysis" => {
+            ("endpoint_get_audio_analysis", "/audio-analysis/{id}")
+        }
+        "endpoint_get_audio_features" => {
+            ("endpoint_get_audio_features", "/audio-features/{id}")
+        }
+        "endpoint_get_available_markets" => {
+            ("endpoint_get_available_markets", "/markets")
+        }
+        "endpoint_get_categories" => ("endpoint_get_categories", "/browse/categories"),
+        "endpoint_get_current_users_profile" => {
+            ("endpoint_get_current_users_profile", "/me")
+        }
+        "endpoint_get_featured_playlists" => {
+            ("endpoint_get_featured_playlists", "/browse/featured-playlists")
+        }
+        "endpoint_get_followed" => ("endpoint_get_followed", "/me/following"),
+        "endpoint_get_information_about_the_users_current_playback" => {
+            ("endpoint_get_information_about_the_users_current_playback", "/me/player")
+        }
+        "endpoint_get_list_users_playlists" => {
+            ("endpoint_get_list_users_playlists", "/users/{user_id}/playlists")
+        }
+        "endpoint_get_multiple_albums" => ("endpoint_get_multiple_albums", "/albums"),
+        "endpoint_get_multiple_artists" => ("endpoint_get_multiple_artists", "/artists"),
+        "endpoint_get_multiple_episodes" => {
+            ("endpoint_get_multiple_episodes", "/episodes")
+        }
+        "endpoint_get_multiple_shows" => ("endpoint_get_multiple_shows", "/shows"),
+        "endpoint_get_new_releases" => {
+            ("endpoint_get_new_releases", "/browse/new-releases")
+        }
+        "endpoint_get_playlist" => ("endpoint_get_playlist", "/playlists/{playlist_id}"),
+        "endpoint_get_playlist_cover" => {
+            ("endpoint_get_playlist_cover", "/playlists/{playlist_id}/images")
+        }
+        "endpoint_get_playlists_tracks" => {
+            ("endpoint_get_playlists_tracks", "/playlists/{playlist_id}/tracks")
+        }
+        "endpoint_get_recently_played" => {
+            ("endpoint_get_recently_played", "/me/player/recently-played")
+        }
+        "endpoint_get_recommendation_genres" => {
+            (
+                "endpoint_get_recommendation_genres",
+                "/recommendations/available-genre-seeds",
+            )
+        }
+        "endpoint_get_recommendations" => {
+            ("endpoint_get_recommendations", "/recommendations")
+        }
+        "endpoint_get_several_audio_features" => {
+            ("endpoint_get_several_audio_features", "/audio-features")
+        }
+        "endpoint_get_several_tracks" => ("endpoint_get_several_tracks", "/tracks"),
+        "endpoint_get_the_users_currently_playing_track" => {
+            (
+                "endpoint_get_the_users_currently_playing_track",
+                "/me/player/currently-playing",
+            )
+        }
+        "endpoint_get_track" => ("endpoint_get_track", "/tracks/{id}"),
+        "endpoint_get_users_profile" => {
+            ("endpoint_get_users_profile", "/users/{user_id}")
+        }
+        "endpoint_get_users_saved_albums" => {
+            ("endpoint_get_users_saved_albums", "/me/albums")
+        }
+        "endpoint_get_users_saved_episodes" => {
+            ("endpoint_get_users_saved_episodes", "/me/episodes")
+        }
+        "endpoint_get_users_saved_shows" => {
+            ("endpoint_get_users_saved_shows", "/me/shows")
+        }
+        "endpoint_get_users_saved_tracks" => {
+            ("endpoint_get_users_saved_tracks", "/me/tracks")
+        }
+        "endpoint_get_users_top_artists_and_tracks" => {
+            ("endpoint_get_users_top_artists_and_tracks", "/me/top/{type}")
+        }
+        "endpoint_pause_a_users_playback" => {
+            ("endpoint_pause_a_users_playback", "/me/player/pause")
+        }
+        "endpoint_remove_albums_user" => ("endpoint_remove_albums_user", "/me/albums"),
+        "endpoint_remove_episodes_user" => {
+            ("endpoint_remove_episodes_user", "/me/episodes")
+        }
+        "endpoint_remove_shows_user" => ("endpoint_remove_shows_user", "/me/shows"),
+        "endpoint_remove_tracks_playlist" => {
+            ("endpoint_remove_tracks_playlist", "/playlists/{playlist_id}/tracks")
+        }
+        "endpoint_remove_tracks_user" => ("endpoint_remove_tracks_user", "/me/tracks"),
+        "endpoint_reorder_or_replace_playlists_tracks" => {
+            (
+                "endpoint_reorder_or_replace_playlists_tracks",
+                "/playlists/{playlist_id}/tracks",
+            )
+        }
+        "endpoint_save_albums_user" => ("endpoint_save_albums_user", "/me/albums"),
+        "endpoint_save_episodes_user" => ("endpoint_save_episodes_user", "/me/episodes"),
+        "endpoint_save_shows_user" => ("endpoint_save_shows_user", "/me/shows"),
+        "endpoint_save_tracks_user" => ("endpoint_save_tracks_user", "/me/tracks"),
+        "endpoint_search" => ("endpoint_search", "/search"),
+        "endpoint_seek_to_position_in_currently_playing_track" => {
+            ("endpoint_seek_to_position_in_currently_playing_track", "/me/player/seek")
+        }
+        "endpoint_set_repeat_mode_on_users_playback" => {
+            ("endpoint_set_repeat_mode_on_users_playback", "/me/player/repeat")
+        }
+        "endpoint_set_volume_for_users_playback" => {
+            ("endpoint_set_volume_for_users_playback", "/me/player/volume")
+        }
+        "endpoint_skip_users_playback_to_next_track" => {
+            ("endpoint_skip_users_playback_to_next_track", "/me/player/next")
+        }
+        "endpoint_skip_users_playback_to_previous_track" => {
+            ("endpoint_skip_users_playback_to_previous_track", "/me/player/previous")
+        }
+        "endpoint_start_a_users_playback" => {
+            ("endpoint_start_a_users_playback", "/me/player/play")
+        }
+        "endpoint_toggle_shuffle_for_users_playback" => {
+            ("endpoint_toggle_shuffle_for_users_playback", "/me/player/shuffle")
+        }
+        "endpoint_transfer_a_users_playback" => {
+            ("endpoint_transfer_a_users_playback", "/me/player")
+        }
+        "endpoint_unfollow_artists_users" => {
+            ("endpoint_unfollow_artists_users", "/me/following")
+        }
+        "endpoint_unfollow_playlist" => {
+            ("endpoint_unfollow_playlist", "/playlists/{playlist_id}/followers")
+        }
+        "endpoint_upload_custom_playlist_cover" => {
+            ("endpoint_upload_custom_playlist_cover", "/playlists/{playlist_id}/images")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.spotify.com/v1";

@@ -12438,7 +12438,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -12449,6 +12450,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -12469,6 +12471,372 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "add_application" => ("addApplication", "/groups/applications"),
+        "add_arista_switch" => ("addAristaSwitch", "/data-sources/arista-switches"),
+        "add_brocade_switch" => ("addBrocadeSwitch", "/data-sources/brocade-switches"),
+        "add_checkpoint_firewall" => {
+            ("addCheckpointFirewall", "/data-sources/checkpoint-firewalls")
+        }
+        "add_cisco_switch" => ("addCiscoSwitch", "/data-sources/cisco-switches"),
+        "add_dell_switch" => ("addDellSwitch", "/data-sources/dell-switches"),
+        "add_hpov_manager" => ("addHpovManager", "/data-sources/hpov-managers"),
+        "add_hpvc_manager" => ("addHpvcManager", "/data-sources/hpvc-managers"),
+        "add_juniper_switch" => ("addJuniperSwitch", "/data-sources/juniper-switches"),
+        "add_nsxv_manager_datasource" => {
+            ("addNsxvManagerDatasource", "/data-sources/nsxv-managers")
+        }
+        "add_panorama_firewall" => {
+            ("addPanoramaFirewall", "/data-sources/panorama-firewalls")
+        }
+        "add_tier" => ("addTier", "/groups/applications/{id}/tiers"),
+        "add_ucs_manager" => ("addUcsManager", "/data-sources/ucs-managers"),
+        "add_vcenter_datasource" => ("addVcenterDatasource", "/data-sources/vcenters"),
+        "create" => ("create", "/auth/token"),
+        "delete" => ("delete", "/auth/token"),
+        "delete_application" => ("deleteApplication", "/groups/applications/{id}"),
+        "delete_arista_switch" => {
+            ("deleteAristaSwitch", "/data-sources/arista-switches/{id}")
+        }
+        "delete_brocade_switch" => {
+            ("deleteBrocadeSwitch", "/data-sources/brocade-switches/{id}")
+        }
+        "delete_checkpoint_firewall" => {
+            ("deleteCheckpointFirewall", "/data-sources/checkpoint-firewalls/{id}")
+        }
+        "delete_cisco_switch" => {
+            ("deleteCiscoSwitch", "/data-sources/cisco-switches/{id}")
+        }
+        "delete_dell_switch" => ("deleteDellSwitch", "/data-sources/dell-switches/{id}"),
+        "delete_hpov_manager" => {
+            ("deleteHpovManager", "/data-sources/hpov-managers/{id}")
+        }
+        "delete_hpvc_manager" => {
+            ("deleteHpvcManager", "/data-sources/hpvc-managers/{id}")
+        }
+        "delete_juniper_switch" => {
+            ("deleteJuniperSwitch", "/data-sources/juniper-switches/{id}")
+        }
+        "delete_nsxv_manager" => {
+            ("deleteNsxvManager", "/data-sources/nsxv-managers/{id}")
+        }
+        "delete_panorama_firewall" => {
+            ("deletePanoramaFirewall", "/data-sources/panorama-firewalls/{id}")
+        }
+        "delete_tier" => ("deleteTier", "/groups/applications/{id}/tiers/{tier-id}"),
+        "delete_ucs_manager" => ("deleteUcsManager", "/data-sources/ucs-managers/{id}"),
+        "delete_vcenter" => ("deleteVcenter", "/data-sources/vcenters/{id}"),
+        "disable_arista_switch" => {
+            ("disableAristaSwitch", "/data-sources/arista-switches/{id}/disable")
+        }
+        "disable_brocade_switch" => {
+            ("disableBrocadeSwitch", "/data-sources/brocade-switches/{id}/disable")
+        }
+        "disable_checkpoint_firewall" => {
+            (
+                "disableCheckpointFirewall",
+                "/data-sources/checkpoint-firewalls/{id}/disable",
+            )
+        }
+        "disable_cisco_switch" => {
+            ("disableCiscoSwitch", "/data-sources/cisco-switches/{id}/disable")
+        }
+        "disable_dell_switch" => {
+            ("disableDellSwitch", "/data-sources/dell-switches/{id}/disable")
+        }
+        "disable_hpov_manager" => {
+            ("disableHpovManager", "/data-sources/hpov-managers/{id}/disable")
+        }
+        "disable_hpvc_manager" => {
+            ("disableHpvcManager", "/data-sources/hpvc-managers/{id}/disable")
+        }
+        "disable_juniper_switch" => {
+            ("disableJuniperSwitch", "/data-sources/juniper-switches/{id}/disable")
+        }
+        "disable_nsxv_manager" => {
+            ("disableNsxvManager", "/data-sources/nsxv-managers/{id}/disable")
+        }
+        "disable_panorama_firewall" => {
+            ("disablePanoramaFirewall", "/data-sources/panorama-firewalls/{id}/disable")
+        }
+        "disable_ucs_manager" => {
+            ("disableUcsManager", "/data-sources/ucs-managers/{id}/disable")
+        }
+        "disable_vcenter" => ("disableVcenter", "/data-sources/vcenters/{id}/disable"),
+        "enable_arista_switch" => {
+            ("enableAristaSwitch", "/data-sources/arista-switches/{id}/enable")
+        }
+        "enable_brocade_switch" => {
+            ("enableBrocadeSwitch", "/data-sources/brocade-switches/{id}/enable")
+        }
+        "enable_checkpoint_firewall" => {
+            (
+                "enableCheckpointFirewall",
+                "/data-sources/checkpoint-firewalls/{id}/enable",
+            )
+        }
+        "enable_cisco_switch" => {
+            ("enableCiscoSwitch", "/data-sources/cisco-switches/{id}/enable")
+        }
+        "enable_dell_switch" => {
+            ("enableDellSwitch", "/data-sources/dell-switches/{id}/enable")
+        }
+        "enable_hpov_manager" => {
+            ("enableHpovManager", "/data-sources/hpov-managers/{id}/enable")
+        }
+        "enable_hpvc_manager" => {
+            ("enableHpvcManager", "/data-sources/hpvc-managers/{id}/enable")
+        }
+        "enable_juniper_switch" => {
+            ("enableJuniperSwitch", "/data-sources/juniper-switches/{id}/enable")
+        }
+        "enable_nsxv_manager" => {
+            ("enableNsxvManager", "/data-sources/nsxv-managers/{id}/enable")
+        }
+        "enable_panorama_firewall" => {
+            ("enablePanoramaFirewall", "/data-sources/panorama-firewalls/{id}/enable")
+        }
+        "enable_ucs_manager" => {
+            ("enableUcsManager", "/data-sources/ucs-managers/{id}/enable")
+        }
+        "enable_vcenter" => ("enableVcenter", "/data-sources/vcenters/{id}/enable"),
+        "export_nsx_recommended_rules" => {
+            ("exportNsxRecommendedRules", "/micro-seg/recommended-rules/nsx")
+        }
+        "get_application" => ("getApplication", "/groups/applications/{id}"),
+        "get_application_tier" => {
+            ("getApplicationTier", "/groups/applications/{id}/tiers/{tier-id}")
+        }
+        "get_arista_switch" => ("getAristaSwitch", "/data-sources/arista-switches/{id}"),
+        "get_arista_switch_snmp_config" => {
+            (
+                "getAristaSwitchSnmpConfig",
+                "/data-sources/arista-switches/{id}/snmp-config",
+            )
+        }
+        "get_brocade_switch" => {
+            ("getBrocadeSwitch", "/data-sources/brocade-switches/{id}")
+        }
+        "get_brocade_switch_snmp_config" => {
+            (
+                "getBrocadeSwitchSnmpConfig",
+                "/data-sources/brocade-switches/{id}/snmp-config",
+            )
+        }
+        "get_checkpoint_firewall" => {
+            ("getCheckpointFirewall", "/data-sources/checkpoint-firewalls/{id}")
+        }
+        "get_cisco_switch" => ("getCiscoSwitch", "/data-sources/cisco-switches/{id}"),
+        "get_cisco_switch_snmp_config" => {
+            ("getCiscoSwitchSnmpConfig", "/data-sources/cisco-switches/{id}/snmp-config")
+        }
+        "get_cluster" => ("getCluster", "/entities/clusters/{id}"),
+        "get_datacenter" => ("getDatacenter", "/entities/vc-datacenters/{id}"),
+        "get_datastore" => ("getDatastore", "/entities/datastores/{id}"),
+        "get_dell_switch" => ("getDellSwitch", "/data-sources/dell-switches/{id}"),
+        "get_dell_switch_snmp_config" => {
+            ("getDellSwitchSnmpConfig", "/data-sources/dell-switches/{id}/snmp-config")
+        }
+        "get_distributed_virtual_portgroup" => {
+            (
+                "getDistributedVirtualPortgroup",
+                "/entities/distributed-virtual-portgroups/{id}",
+            )
+        }
+        "get_distributed_virtual_switch" => {
+            (
+                "getDistributedVirtualSwitch",
+                "/entities/distributed-virtual-switches/{id}",
+            )
+        }
+        "get_firewall" => ("getFirewall", "/entities/firewalls/{id}"),
+        "get_firewall_rule" => ("getFirewallRule", "/entities/firewall-rules/{id}"),
+        "get_flow" => ("getFlow", "/entities/flows/{id}"),
+        "get_flows" => ("getFlows", "/entities/flows"),
+        "get_folder" => ("getFolder", "/entities/folders/{id}"),
+        "get_host" => ("getHost", "/entities/hosts/{id}"),
+        "get_hpov_manager" => ("getHpovManager", "/data-sources/hpov-managers/{id}"),
+        "get_hpvc_manager" => ("getHpvcManager", "/data-sources/hpvc-managers/{id}"),
+        "get_ip_set" => ("getIPSet", "/entities/ip-sets/{id}"),
+        "get_juniper_switch" => {
+            ("getJuniperSwitch", "/data-sources/juniper-switches/{id}")
+        }
+        "get_juniper_switch_snmp_config" => {
+            (
+                "getJuniperSwitchSnmpConfig",
+                "/data-sources/juniper-switches/{id}/snmp-config",
+            )
+        }
+        "get_layer2_network" => ("getLayer2Network", "/entities/layer2-networks/{id}"),
+        "get_name" => ("getName", "/entities/names/{id}"),
+        "get_names" => ("getNames", "/entities/names"),
+        "get_node" => ("getNode", "/infra/nodes/{id}"),
+        "get_nsx_manager" => ("getNSXManager", "/entities/nsx-managers/{id}"),
+        "get_nsxv_controller_cluster" => {
+            (
+                "getNsxvControllerCluster",
+                "/data-sources/nsxv-managers/{id}/controller-cluster",
+            )
+        }
+        "get_nsxv_manager" => ("getNsxvManager", "/data-sources/nsxv-managers/{id}"),
+        "get_panorama_firewall" => {
+            ("getPanoramaFirewall", "/data-sources/panorama-firewalls/{id}")
+        }
+        "get_problem_event" => ("getProblemEvent", "/entities/problems/{id}"),
+        "get_security_group" => ("getSecurityGroup", "/entities/security-groups/{id}"),
+        "get_security_tag" => ("getSecurityTag", "/entities/security-tags/{id}"),
+        "get_service" => ("getService", "/entities/services/{id}"),
+        "get_service_group" => ("getServiceGroup", "/entities/service-groups/{id}"),
+        "get_tier" => ("getTier", "/groups/tiers/{tier-id}"),
+        "get_ucs_manager" => ("getUcsManager", "/data-sources/ucs-managers/{id}"),
+        "get_ucs_snmp_config" => {
+            ("getUcsSnmpConfig", "/data-sources/ucs-managers/{id}/snmp-config")
+        }
+        "get_vcenter" => ("getVcenter", "/data-sources/vcenters/{id}"),
+        "get_vcenter_manager" => ("getVcenterManager", "/entities/vcenter-managers/{id}"),
+        "get_version" => ("getVersion", "/info/version"),
+        "get_vm" => ("getVm", "/entities/vms/{id}"),
+        "get_vmknic" => ("getVmknic", "/entities/vmknics/{id}"),
+        "get_vnic" => ("getVnic", "/entities/vnics/{id}"),
+        "list_application_tiers" => {
+            ("listApplicationTiers", "/groups/applications/{id}/tiers")
+        }
+        "list_applications" => ("listApplications", "/groups/applications"),
+        "list_arista_switches" => ("listAristaSwitches", "/data-sources/arista-switches"),
+        "list_brocade_switches" => {
+            ("listBrocadeSwitches", "/data-sources/brocade-switches")
+        }
+        "list_checkpoint_firewalls" => {
+            ("listCheckpointFirewalls", "/data-sources/checkpoint-firewalls")
+        }
+        "list_cisco_switches" => ("listCiscoSwitches", "/data-sources/cisco-switches"),
+        "list_clusters" => ("listClusters", "/entities/clusters"),
+        "list_datacenters" => ("listDatacenters", "/entities/vc-datacenters"),
+        "list_datastores" => ("listDatastores", "/entities/datastores"),
+        "list_dell_switches" => ("listDellSwitches", "/data-sources/dell-switches"),
+        "list_distributed_virtual_portgroups" => {
+            (
+                "listDistributedVirtualPortgroups",
+                "/entities/distributed-virtual-portgroups",
+            )
+        }
+        "list_distributed_virtual_switches" => {
+            ("listDistributedVirtualSwitches", "/entities/distributed-virtual-switches")
+        }
+        "list_firewall_rules" => ("listFirewallRules", "/entities/firewall-rules"),
+        "list_firewalls" => ("listFirewalls", "/entities/firewalls"),
+        "list_folders" => ("listFolders", "/entities/folders"),
+        "list_hosts" => ("listHosts", "/entities/hosts"),
+        "list_hpov_managers" => ("listHpovManagers", "/data-sources/hpov-managers"),
+        "list_hpvc_managers" => ("listHpvcManagers", "/data-sources/hpvc-managers"),
+        "list_ip_sets" => ("listIPSets", "/entities/ip-sets"),
+        "list_juniper_switches" => {
+            ("listJuniperSwitches", "/data-sources/juniper-switches")
+        }
+        "list_layer2_networks" => ("listLayer2Networks", "/entities/layer2-networks"),
+        "list_nodes" => ("listNodes", "/infra/nodes"),
+        "list_nsx_managers" => ("listNSXManagers", "/entities/nsx-managers"),
+        "list_nsxv_managers" => ("listNsxvManagers", "/data-sources/nsxv-managers"),
+        "list_panorama_firewalls" => {
+            ("listPanoramaFirewalls", "/data-sources/panorama-firewalls")
+        }
+        "list_problem_events" => ("listProblemEvents", "/entities/problems"),
+        "list_recommended_rules" => {
+            ("listRecommendedRules", "/micro-seg/recommended-rules")
+        }
+        "list_security_groups" => ("listSecurityGroups", "/entities/security-groups"),
+        "list_security_tags" => ("listSecurityTags", "/entities/security-tags"),
+        "list_service_groups" => ("listServiceGroups", "/entities/service-groups"),
+        "list_services" => ("listServices", "/entities/services"),
+        "list_ucs_managers" => ("listUcsManagers", "/data-sources/ucs-managers"),
+        "list_vcenter_managers" => ("listVcenterManagers", "/entities/vcenter-managers"),
+        "list_vcenters" => ("listVcenters", "/data-sources/vcenters"),
+        "list_vmknics" => ("listVmknics", "/entities/vmknics"),
+        "list_vms" => ("listVms", "/entities/vms"),
+        "list_vnics" => ("listVnics", "/entities/vnics"),
+        "search_entities" => ("searchEntities", "/search"),
+        "update_arista_switch" => {
+            ("updateAristaSwitch", "/data-sources/arista-switches/{id}")
+        }
+        "update_arista_switch_snmp_config" => {
+            (
+                "updateAristaSwitchSnmpConfig",
+                "/data-sources/arista-switches/{id}/snmp-config",
+            )
+        }
+        "update_brocade_switch" => {
+            ("updateBrocadeSwitch", "/data-sources/brocade-switches/{id}")
+        }
+        "update_brocade_switch_snmp_config" => {
+            (
+                "updateBrocadeSwitchSnmpConfig",
+                "/data-sources/brocade-switches/{id}/snmp-config",
+            )
+        }
+        "update_checkpoint_firewall" => {
+            ("updateCheckpointFirewall", "/data-sources/checkpoint-firewalls/{id}")
+        }
+        "update_cisco_switch" => {
+            ("updateCiscoSwitch", "/data-sources/cisco-switches/{id}")
+        }
+        "update_cisco_switch_snmp_config" => {
+            (
+                "updateCiscoSwitchSnmpConfig",
+                "/data-sources/cisco-switches/{id}/snmp-config",
+            )
+        }
+        "update_dell_switch" => ("updateDellSwitch", "/data-sources/dell-switches/{id}"),
+        "update_dell_switch_snmp_config" => {
+            (
+                "updateDellSwitchSnmpConfig",
+                "/data-sources/dell-switches/{id}/snmp-config",
+            )
+        }
+        "update_hpov_manager" => {
+            ("updateHpovManager", "/data-sources/hpov-managers/{id}")
+        }
+        "update_hpvc_manager" => {
+            ("updateHpvcManager", "/data-sources/hpvc-managers/{id}")
+        }
+        "update_juniper_switch" => {
+            ("updateJuniperSwitch", "/data-sources/juniper-switches/{id}")
+        }
+        "update_juniper_switch_snmp_config" => {
+            (
+                "updateJuniperSwitchSnmpConfig",
+                "/data-sources/juniper-switches/{id}/snmp-config",
+            )
+        }
+        "update_nsxv_controller_cluster" => {
+            (
+                "updateNsxvControllerCluster",
+                "/data-sources/nsxv-managers/{id}/controller-cluster",
+            )
+        }
+        "update_nsxv_manager" => {
+            ("updateNsxvManager", "/data-sources/nsxv-managers/{id}")
+        }
+        "update_panorama_firewall" => {
+            ("updatePanoramaFirewall", "/data-sources/panorama-firewalls/{id}")
+        }
+        "update_ucs_manager" => ("updateUcsManager", "/data-sources/ucs-managers/{id}"),
+        "update_ucs_snmp_config" => {
+            ("updateUcsSnmpConfig", "/data-sources/ucs-managers/{id}/snmp-config")
+        }
+        "update_vcenter" => ("updateVcenter", "/data-sources/vcenters/{id}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "http://vmware.local";

@@ -1848,7 +1848,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1859,6 +1860,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1879,6 +1881,63 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_profiles_by_profile_id" => {
+            ("delete_profiles_by_profile_id", "/profiles/{profileId}")
+        }
+        "delete_profiles_by_profile_id_cards_by_card_id" => {
+            (
+                "delete_profiles_by_profile_id_cards_by_card_id",
+                "/profiles/{profileId}/cards/{cardId}",
+            )
+        }
+        "get_payments_by_trans_id" => ("get_payments_by_trans_id", "/payments/{transId}"),
+        "get_profiles_by_profile_id" => {
+            ("get_profiles_by_profile_id", "/profiles/{profileId}")
+        }
+        "get_profiles_by_profile_id_cards" => {
+            ("get_profiles_by_profile_id_cards", "/profiles/{profileId}/cards")
+        }
+        "post_payments" => ("post_payments", "/payments"),
+        "post_payments_by_trans_id_completions" => {
+            ("post_payments_by_trans_id_completions", "/payments/{transId}/completions")
+        }
+        "post_payments_by_trans_id_returns" => {
+            ("post_payments_by_trans_id_returns", "/payments/{transId}/returns")
+        }
+        "post_payments_by_trans_id_void" => {
+            ("post_payments_by_trans_id_void", "/payments/{transId}/void")
+        }
+        "post_profiles" => ("post_profiles", "/profiles"),
+        "post_profiles_by_profile_id_cards" => {
+            ("post_profiles_by_profile_id_cards", "/profiles/{profileId}/cards")
+        }
+        "post_reports" => ("post_reports", "/reports"),
+        "post_scripts_tokenization_tokens" => {
+            ("post_scripts_tokenization_tokens", "/scripts/tokenization/tokens")
+        }
+        "put_profiles_by_profile_id" => {
+            ("put_profiles_by_profile_id", "/profiles/{profileId}")
+        }
+        "put_profiles_by_profile_id_cards_by_card_id" => {
+            (
+                "put_profiles_by_profile_id_cards_by_card_id",
+                "/profiles/{profileId}/cards/{cardId}",
+            )
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://www.beanstream.com/api/v1";

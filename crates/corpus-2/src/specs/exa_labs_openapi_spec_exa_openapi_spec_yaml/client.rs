@@ -3165,7 +3165,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -3176,6 +3177,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -3196,6 +3198,29 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "answer" => ("answer", "/answer"),
+        "find_similar" => ("findSimilar", "/findSimilar"),
+        "get_contents" => ("getContents", "/contents"),
+        "research_controller_v0_get_research_task" => {
+            ("ResearchControllerV0_getResearchTask", "/research/v0/tasks/{id}")
+        }
+        "research_tasks_create" => ("research_tasks_create", "/research/v0/tasks"),
+        "research_tasks_list" => ("research_tasks_list", "/research/v0/tasks"),
+        "search" => ("search", "/search"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.exa.ai";

@@ -1874,7 +1874,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1885,6 +1886,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1905,6 +1907,31 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_sandbox" => ("createSandbox", "/1/sandboxes"),
+        "delete_sandbox" => ("deleteSandbox", "/1/sandboxes/{sandboxName}"),
+        "delete_sandbox_state" => {
+            ("deleteSandboxState", "/1/sandboxes/{sandboxName}/state")
+        }
+        "fork_sandbox" => ("forkSandbox", "/1/sandboxes/{sandboxName}/fork"),
+        "get_sandbox" => ("getSandbox", "/1/sandboxes/{sandboxName}"),
+        "get_sandbox_state" => ("getSandboxState", "/1/sandboxes/{sandboxName}/state"),
+        "get_sandboxes" => ("getSandboxes", "/1/sandboxes"),
+        "get_sandboxes_activity" => ("getSandboxesActivity", "/1/activity/search"),
+        "update_sandbox" => ("updateSandbox", "/1/sandboxes/{sandboxName}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://getsandbox.com/api/";

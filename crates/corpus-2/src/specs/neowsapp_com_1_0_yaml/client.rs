@@ -963,7 +963,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -974,6 +975,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -994,6 +996,35 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "browse_near_earth_objects" => ("browseNearEarthObjects", "/rest/v1/neo/browse"),
+        "retrieve_current_neo_statistics" => {
+            ("retrieveCurrentNeoStatistics", "/rest/v1/stats")
+        }
+        "retrieve_near_earth_object_by_id" => {
+            ("retrieveNearEarthObjectById", "/rest/v1/neo/{asteroid_id}")
+        }
+        "retrieve_near_earth_object_feed" => {
+            ("retrieveNearEarthObjectFeed", "/rest/v1/feed")
+        }
+        "retrieve_neo_feed_today" => ("retrieveNEOFeedToday", "/rest/v1/feed/today"),
+        "retrieve_sentry_risk_data" => ("retrieveSentryRiskData", "/rest/v1/neo/sentry"),
+        "retrieve_sentry_risk_data_by_id" => {
+            ("retrieveSentryRiskDataById", "/rest/v1/neo/sentry/{asteroid_id}")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "http://www.neowsapp.com/";

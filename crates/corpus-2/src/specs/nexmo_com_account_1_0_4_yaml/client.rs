@@ -994,7 +994,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1005,6 +1006,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1025,6 +1027,32 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "change_account_settings" => ("changeAccountSettings", "/account/settings"),
+        "create_api_secret" => ("createAPISecret", "/accounts/{api_key}/secrets"),
+        "get_account_balance" => ("getAccountBalance", "/account/get-balance"),
+        "register_sender" => ("registerSender", "/account/register-sender"),
+        "retrieve_api_secret" => {
+            ("retrieveAPISecret", "/accounts/{api_key}/secrets/{secret_id}")
+        }
+        "retrieve_api_secrets" => ("retrieveAPISecrets", "/accounts/{api_key}/secrets"),
+        "revoke_api_secret" => {
+            ("revokeAPISecret", "/accounts/{api_key}/secrets/{secret_id}")
+        }
+        "top_up_account_balance" => ("topUpAccountBalance", "/account/top-up"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.nexmo.com";

@@ -1366,7 +1366,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1377,6 +1378,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1397,6 +1399,49 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_article" => ("CreateArticle", "/articles"),
+        "create_article_comment" => ("CreateArticleComment", "/articles/{slug}/comments"),
+        "create_article_favorite" => {
+            ("CreateArticleFavorite", "/articles/{slug}/favorite")
+        }
+        "create_user" => ("CreateUser", "/users"),
+        "delete_article" => ("DeleteArticle", "/articles/{slug}"),
+        "delete_article_comment" => {
+            ("DeleteArticleComment", "/articles/{slug}/comments/{id}")
+        }
+        "delete_article_favorite" => {
+            ("DeleteArticleFavorite", "/articles/{slug}/favorite")
+        }
+        "follow_user_by_username" => {
+            ("FollowUserByUsername", "/profiles/{username}/follow")
+        }
+        "get_article" => ("GetArticle", "/articles/{slug}"),
+        "get_article_comments" => ("GetArticleComments", "/articles/{slug}/comments"),
+        "get_articles" => ("GetArticles", "/articles"),
+        "get_articles_feed" => ("GetArticlesFeed", "/articles/feed"),
+        "get_current_user" => ("GetCurrentUser", "/user"),
+        "get_profile_by_username" => ("GetProfileByUsername", "/profiles/{username}"),
+        "get_tags" => ("GetTags", "/tags"),
+        "login" => ("Login", "/users/login"),
+        "unfollow_user_by_username" => {
+            ("UnfollowUserByUsername", "/profiles/{username}/follow")
+        }
+        "update_article" => ("UpdateArticle", "/articles/{slug}"),
+        "update_current_user" => ("UpdateCurrentUser", "/user"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.realworld.io/api";

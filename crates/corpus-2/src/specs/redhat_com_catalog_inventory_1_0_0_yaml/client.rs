@@ -4961,7 +4961,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -4972,6 +4973,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -4992,6 +4994,105 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "applied_inventories_tags_for_service_offering" => {
+            (
+                "appliedInventoriesTagsForServiceOffering",
+                "/service_offerings/{id}/applied_inventories_tags",
+            )
+        }
+        "get_documentation" => ("getDocumentation", "/openapi.json"),
+        "incremental_refresh_source" => {
+            ("incrementalRefreshSource", "/sources/{id}/incremental_refresh")
+        }
+        "list_service_credential_types" => {
+            ("listServiceCredentialTypes", "/service_credential_types")
+        }
+        "list_service_credentials" => ("listServiceCredentials", "/service_credentials"),
+        "list_service_instances" => ("listServiceInstances", "/service_instances"),
+        "list_service_inventories" => ("listServiceInventories", "/service_inventories"),
+        "list_service_inventory_tags" => {
+            ("listServiceInventoryTags", "/service_inventories/{id}/tags")
+        }
+        "list_service_offering_nodes" => {
+            ("listServiceOfferingNodes", "/service_offering_nodes")
+        }
+        "list_service_offering_service_instances" => {
+            (
+                "listServiceOfferingServiceInstances",
+                "/service_offerings/{id}/service_instances",
+            )
+        }
+        "list_service_offering_service_offering_nodes" => {
+            (
+                "listServiceOfferingServiceOfferingNodes",
+                "/service_offerings/{id}/service_offering_nodes",
+            )
+        }
+        "list_service_offering_service_plans" => {
+            ("listServiceOfferingServicePlans", "/service_offerings/{id}/service_plans")
+        }
+        "list_service_offerings" => ("listServiceOfferings", "/service_offerings"),
+        "list_service_plans" => ("listServicePlans", "/service_plans"),
+        "list_source_service_instances" => {
+            ("listSourceServiceInstances", "/sources/{id}/service_instances")
+        }
+        "list_source_service_inventories" => {
+            ("listSourceServiceInventories", "/sources/{id}/service_inventories")
+        }
+        "list_source_service_offering_nodes" => {
+            ("listSourceServiceOfferingNodes", "/sources/{id}/service_offering_nodes")
+        }
+        "list_source_service_offerings" => {
+            ("listSourceServiceOfferings", "/sources/{id}/service_offerings")
+        }
+        "list_source_service_plans" => {
+            ("listSourceServicePlans", "/sources/{id}/service_plans")
+        }
+        "list_source_tasks" => ("listSourceTasks", "/sources/{id}/tasks"),
+        "list_sources" => ("listSources", "/sources"),
+        "list_tags" => ("listTags", "/tags"),
+        "list_tasks" => ("listTasks", "/tasks"),
+        "order_service_offering" => {
+            ("orderServiceOffering", "/service_offerings/{id}/order")
+        }
+        "post_graph_ql" => ("postGraphQL", "/graphql"),
+        "refresh_source" => ("refreshSource", "/sources/{id}/refresh"),
+        "show_service_credential" => {
+            ("showServiceCredential", "/service_credentials/{id}")
+        }
+        "show_service_credential_type" => {
+            ("showServiceCredentialType", "/service_credential_types/{id}")
+        }
+        "show_service_instance" => ("showServiceInstance", "/service_instances/{id}"),
+        "show_service_inventory" => ("showServiceInventory", "/service_inventories/{id}"),
+        "show_service_offering" => ("showServiceOffering", "/service_offerings/{id}"),
+        "show_service_offering_node" => {
+            ("showServiceOfferingNode", "/service_offering_nodes/{id}")
+        }
+        "show_service_plan" => ("showServicePlan", "/service_plans/{id}"),
+        "show_source" => ("showSource", "/sources/{id}"),
+        "show_task" => ("showTask", "/tasks/{id}"),
+        "tag_service_inventory" => {
+            ("tagServiceInventory", "/service_inventories/{id}/tag")
+        }
+        "untag_service_inventory" => {
+            ("untagServiceInventory", "/service_inventories/{id}/untag")
+        }
+        "update_task" => ("updateTask", "/tasks/{id}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Production Server base URL, from the spec's `servers`.
 pub const PRODUCTION_SERVER_BASE_URL: &str = "https://cloud.redhat.com//api/catalog-inventory/v1.0";

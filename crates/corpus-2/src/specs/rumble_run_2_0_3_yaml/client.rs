@@ -5025,7 +5025,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -5036,6 +5037,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -5056,6 +5058,162 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_account_credential" => {
+            ("createAccountCredential", "/account/credentials")
+        }
+        "create_account_key" => ("createAccountKey", "/account/keys"),
+        "create_account_organization" => ("createAccountOrganization", "/account/orgs"),
+        "create_account_user" => ("createAccountUser", "/account/users"),
+        "create_account_user_invite" => {
+            ("createAccountUserInvite", "/account/users/invite")
+        }
+        "create_scan" => ("createScan", "/org/sites/{site_id}/scan"),
+        "create_site" => ("createSite", "/org/sites"),
+        "delete_account_organization_export_token" => {
+            (
+                "deleteAccountOrganizationExportToken",
+                "/account/orgs/{org_id}/exportToken",
+            )
+        }
+        "export_assets_cisco_csv" => {
+            ("exportAssetsCiscoCSV", "/export/org/assets.cisco.csv")
+        }
+        "export_assets_csv" => ("exportAssetsCSV", "/export/org/assets.csv"),
+        "export_assets_json" => ("exportAssetsJSON", "/export/org/assets.json"),
+        "export_assets_jsonl" => ("exportAssetsJSONL", "/export/org/assets.jsonl"),
+        "export_assets_nmap_xml" => {
+            ("exportAssetsNmapXML", "/export/org/assets.nmap.xml")
+        }
+        "export_events_json" => ("exportEventsJSON", "/account/events.json"),
+        "export_events_jsonl" => ("exportEventsJSONL", "/account/events.jsonl"),
+        "export_services_csv" => ("exportServicesCSV", "/export/org/services.csv"),
+        "export_services_json" => ("exportServicesJSON", "/export/org/services.json"),
+        "export_services_jsonl" => ("exportServicesJSONL", "/export/org/services.jsonl"),
+        "export_sites_csv" => ("exportSitesCSV", "/export/org/sites.csv"),
+        "export_sites_json" => ("exportSitesJSON", "/export/org/sites.json"),
+        "export_sites_jsonl" => ("exportSitesJSONL", "/export/org/sites.jsonl"),
+        "export_wireless_csv" => ("exportWirelessCSV", "/export/org/wireless.csv"),
+        "export_wireless_json" => ("exportWirelessJSON", "/export/org/wireless.json"),
+        "export_wireless_jsonl" => ("exportWirelessJSONL", "/export/org/wireless.jsonl"),
+        "get_account_agents" => ("getAccountAgents", "/account/agents"),
+        "get_account_credential" => {
+            ("getAccountCredential", "/account/credentials/{credential_id}")
+        }
+        "get_account_credentials" => ("getAccountCredentials", "/account/credentials"),
+        "get_account_key" => ("getAccountKey", "/account/keys/{key_id}"),
+        "get_account_keys" => ("getAccountKeys", "/account/keys"),
+        "get_account_license" => ("getAccountLicense", "/account/license"),
+        "get_account_organization" => {
+            ("getAccountOrganization", "/account/orgs/{org_id}")
+        }
+        "get_account_organizations" => ("getAccountOrganizations", "/account/orgs"),
+        "get_account_sites" => ("getAccountSites", "/account/sites"),
+        "get_account_tasks" => ("getAccountTasks", "/account/tasks"),
+        "get_account_user" => ("getAccountUser", "/account/users/{user_id}"),
+        "get_account_users" => ("getAccountUsers", "/account/users"),
+        "get_agent" => ("getAgent", "/org/agents/{agent_id}"),
+        "get_agents" => ("getAgents", "/org/agents"),
+        "get_asset" => ("getAsset", "/org/assets/{asset_id}"),
+        "get_assets" => ("getAssets", "/org/assets"),
+        "get_key" => ("getKey", "/org/key"),
+        "get_latest_agent_version" => {
+            ("getLatestAgentVersion", "/releases/agent/version")
+        }
+        "get_latest_platform_version" => {
+            ("getLatestPlatformVersion", "/releases/platform/version")
+        }
+        "get_latest_scanner_version" => {
+            ("getLatestScannerVersion", "/releases/scanner/version")
+        }
+        "get_organization" => ("getOrganization", "/org"),
+        "get_service" => ("getService", "/org/services/{service_id}"),
+        "get_services" => ("getServices", "/org/services"),
+        "get_site" => ("getSite", "/org/sites/{site_id}"),
+        "get_sites" => ("getSites", "/org/sites"),
+        "get_task" => ("getTask", "/org/tasks/{task_id}"),
+        "get_task_change_report" => {
+            ("getTaskChangeReport", "/org/tasks/{task_id}/changes")
+        }
+        "get_task_scan_data" => ("getTaskScanData", "/org/tasks/{task_id}/data"),
+        "get_tasks" => ("getTasks", "/org/tasks"),
+        "get_wireless_la_ns" => ("getWirelessLANs", "/org/wireless"),
+        "get_wireless_lan" => ("getWirelessLAN", "/org/wirelesss/{wireless_id}"),
+        "hide_task" => ("hideTask", "/org/tasks/{task_id}/hide"),
+        "import_scan_data" => ("importScanData", "/org/sites/{site_id}/import"),
+        "remove_account_credential" => {
+            ("removeAccountCredential", "/account/credentials/{credential_id}")
+        }
+        "remove_account_key" => ("removeAccountKey", "/account/keys/{key_id}"),
+        "remove_account_organization" => {
+            ("removeAccountOrganization", "/account/orgs/{org_id}")
+        }
+        "remove_account_user" => ("removeAccountUser", "/account/users/{user_id}"),
+        "remove_agent" => ("removeAgent", "/org/agents/{agent_id}"),
+        "remove_asset" => ("removeAsset", "/org/assets/{asset_id}"),
+        "remove_key" => ("removeKey", "/org/key"),
+        "remove_service" => ("removeService", "/org/services/{service_id}"),
+        "remove_site" => ("removeSite", "/org/sites/{site_id}"),
+        "remove_wireless_lan" => ("removeWirelessLAN", "/org/wirelesss/{wireless_id}"),
+        "reset_account_user_lockout" => {
+            ("resetAccountUserLockout", "/account/users/{user_id}/resetLockout")
+        }
+        "reset_account_user_mfa" => {
+            ("resetAccountUserMFA", "/account/users/{user_id}/resetMFA")
+        }
+        "reset_account_user_password" => {
+            ("resetAccountUserPassword", "/account/users/{user_id}/resetPassword")
+        }
+        "rotate_account_key" => ("rotateAccountKey", "/account/keys/{key_id}/rotate"),
+        "rotate_account_organization_export_token" => {
+            (
+                "rotateAccountOrganizationExportToken",
+                "/account/orgs/{org_id}/exportToken/rotate",
+            )
+        }
+        "rotate_key" => ("rotateKey", "/org/key/rotate"),
+        "snow_export_assets_csv" => {
+            ("snowExportAssetsCSV", "/export/org/assets.servicenow.csv")
+        }
+        "snow_export_assets_json" => {
+            ("snowExportAssetsJSON", "/export/org/assets.servicenow.json")
+        }
+        "snow_export_services_csv" => {
+            ("snowExportServicesCSV", "/export/org/services.servicenow.csv")
+        }
+        "splunk_asset_sync_created_json" => {
+            ("splunkAssetSyncCreatedJSON", "/export/org/assets/sync/created/assets.json")
+        }
+        "splunk_asset_sync_updated_json" => {
+            ("splunkAssetSyncUpdatedJSON", "/export/org/assets/sync/updated/assets.json")
+        }
+        "stop_task" => ("stopTask", "/org/tasks/{task_id}/stop"),
+        "update_account_organization" => {
+            ("updateAccountOrganization", "/account/orgs/{org_id}")
+        }
+        "update_account_user" => ("updateAccountUser", "/account/users/{user_id}"),
+        "update_agent_site" => ("updateAgentSite", "/org/agents/{agent_id}"),
+        "update_asset_comments" => {
+            ("updateAssetComments", "/org/assets/{asset_id}/comments")
+        }
+        "update_asset_tags" => ("updateAssetTags", "/org/assets/{asset_id}/tags"),
+        "update_organization" => ("updateOrganization", "/org"),
+        "update_site" => ("updateSite", "/org/sites/{site_id}"),
+        "update_task" => ("updateTask", "/org/tasks/{task_id}"),
+        "upgrade_agent" => ("upgradeAgent", "/org/agents/{agent_id}/update"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Rumble Console base URL, from the spec's `servers`.
 pub const RUMBLE_CONSOLE_BASE_URL: &str = "https://console.rumble.run/api/v1.0";

@@ -3516,7 +3516,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -3527,6 +3528,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -3547,6 +3549,91 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_attributes_computed_by_id" => {
+            ("delete_attributes_computed_by_id", "/attributes/computed/{id}")
+        }
+        "delete_calendars_by_id" => ("delete_calendars_by_id", "/calendars/{id}"),
+        "delete_commands_by_id" => ("delete_commands_by_id", "/commands/{id}"),
+        "delete_devices_by_id" => ("delete_devices_by_id", "/devices/{id}"),
+        "delete_drivers_by_id" => ("delete_drivers_by_id", "/drivers/{id}"),
+        "delete_geofences_by_id" => ("delete_geofences_by_id", "/geofences/{id}"),
+        "delete_groups_by_id" => ("delete_groups_by_id", "/groups/{id}"),
+        "delete_maintenance_by_id" => ("delete_maintenance_by_id", "/maintenance/{id}"),
+        "delete_notifications_by_id" => {
+            ("delete_notifications_by_id", "/notifications/{id}")
+        }
+        "delete_permissions" => ("delete_permissions", "/permissions"),
+        "delete_session" => ("delete_session", "/session"),
+        "delete_users_by_id" => ("delete_users_by_id", "/users/{id}"),
+        "get_attributes_computed" => ("get_attributes_computed", "/attributes/computed"),
+        "get_calendars" => ("get_calendars", "/calendars"),
+        "get_commands" => ("get_commands", "/commands"),
+        "get_commands_send" => ("get_commands_send", "/commands/send"),
+        "get_commands_types" => ("get_commands_types", "/commands/types"),
+        "get_devices" => ("get_devices", "/devices"),
+        "get_drivers" => ("get_drivers", "/drivers"),
+        "get_events_by_id" => ("get_events_by_id", "/events/{id}"),
+        "get_geofences" => ("get_geofences", "/geofences"),
+        "get_groups" => ("get_groups", "/groups"),
+        "get_maintenance" => ("get_maintenance", "/maintenance"),
+        "get_notifications" => ("get_notifications", "/notifications"),
+        "get_notifications_types" => ("get_notifications_types", "/notifications/types"),
+        "get_positions" => ("get_positions", "/positions"),
+        "get_reports_events" => ("get_reports_events", "/reports/events"),
+        "get_reports_route" => ("get_reports_route", "/reports/route"),
+        "get_reports_stops" => ("get_reports_stops", "/reports/stops"),
+        "get_reports_summary" => ("get_reports_summary", "/reports/summary"),
+        "get_reports_trips" => ("get_reports_trips", "/reports/trips"),
+        "get_server" => ("get_server", "/server"),
+        "get_session" => ("get_session", "/session"),
+        "get_statistics" => ("get_statistics", "/statistics"),
+        "get_users" => ("get_users", "/users"),
+        "post_attributes_computed" => {
+            ("post_attributes_computed", "/attributes/computed")
+        }
+        "post_calendars" => ("post_calendars", "/calendars"),
+        "post_commands" => ("post_commands", "/commands"),
+        "post_commands_send" => ("post_commands_send", "/commands/send"),
+        "post_devices" => ("post_devices", "/devices"),
+        "post_drivers" => ("post_drivers", "/drivers"),
+        "post_geofences" => ("post_geofences", "/geofences"),
+        "post_groups" => ("post_groups", "/groups"),
+        "post_maintenance" => ("post_maintenance", "/maintenance"),
+        "post_notifications" => ("post_notifications", "/notifications"),
+        "post_notifications_test" => ("post_notifications_test", "/notifications/test"),
+        "post_permissions" => ("post_permissions", "/permissions"),
+        "post_session" => ("post_session", "/session"),
+        "post_users" => ("post_users", "/users"),
+        "put_attributes_computed_by_id" => {
+            ("put_attributes_computed_by_id", "/attributes/computed/{id}")
+        }
+        "put_calendars_by_id" => ("put_calendars_by_id", "/calendars/{id}"),
+        "put_commands_by_id" => ("put_commands_by_id", "/commands/{id}"),
+        "put_devices_by_id" => ("put_devices_by_id", "/devices/{id}"),
+        "put_devices_by_id_accumulators" => {
+            ("put_devices_by_id_accumulators", "/devices/{id}/accumulators")
+        }
+        "put_drivers_by_id" => ("put_drivers_by_id", "/drivers/{id}"),
+        "put_geofences_by_id" => ("put_geofences_by_id", "/geofences/{id}"),
+        "put_groups_by_id" => ("put_groups_by_id", "/groups/{id}"),
+        "put_maintenance_by_id" => ("put_maintenance_by_id", "/maintenance/{id}"),
+        "put_notifications_by_id" => ("put_notifications_by_id", "/notifications/{id}"),
+        "put_server" => ("put_server", "/server"),
+        "put_users_by_id" => ("put_users_by_id", "/users/{id}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Demo Server 1 base URL, from the spec's `servers`.
 pub const DEMO_SERVER_1_BASE_URL: &str = "https://demo.traccar.org/api";

@@ -18162,7 +18162,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -18173,6 +18174,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -18193,6 +18195,80 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "add_or_delete_rules" => ("addOrDeleteRules", "/2/tweets/search/stream/rules"),
+        "find_space_by_id" => ("findSpaceById", "/2/spaces/{id}"),
+        "find_spaces_by_creator_ids" => {
+            ("findSpacesByCreatorIds", "/2/spaces/by/creator_ids")
+        }
+        "find_spaces_by_ids" => ("findSpacesByIds", "/2/spaces"),
+        "find_tweet_by_id" => ("findTweetById", "/2/tweets/{id}"),
+        "find_tweets_by_id" => ("findTweetsById", "/2/tweets"),
+        "find_user_by_id" => ("findUserById", "/2/users/{id}"),
+        "find_user_by_username" => {
+            ("findUserByUsername", "/2/users/by/username/{username}")
+        }
+        "find_users_by_id" => ("findUsersById", "/2/users"),
+        "find_users_by_username" => ("findUsersByUsername", "/2/users/by"),
+        "get_open_api_spec" => ("getOpenApiSpec", "/2/openapi.json"),
+        "get_rules" => ("getRules", "/2/tweets/search/stream/rules"),
+        "hide_reply_by_id" => ("hideReplyById", "/2/tweets/{id}/hidden"),
+        "sample_stream" => ("sampleStream", "/2/tweets/sample/stream"),
+        "search_spaces" => ("searchSpaces", "/2/spaces/search"),
+        "search_stream" => ("searchStream", "/2/tweets/search/stream"),
+        "tweet_counts_full_archive_search" => {
+            ("tweetCountsFullArchiveSearch", "/2/tweets/counts/all")
+        }
+        "tweet_counts_recent_search" => {
+            ("tweetCountsRecentSearch", "/2/tweets/counts/recent")
+        }
+        "tweets_fullarchive_search" => {
+            ("tweetsFullarchiveSearch", "/2/tweets/search/all")
+        }
+        "tweets_id_liking_users" => {
+            ("tweetsIdLikingUsers", "/2/tweets/{id}/liking_users")
+        }
+        "tweets_id_retweeting_users" => {
+            ("tweetsIdRetweetingUsers", "/2/tweets/{id}/retweeted_by")
+        }
+        "tweets_recent_search" => ("tweetsRecentSearch", "/2/tweets/search/recent"),
+        "users_id_block" => ("usersIdBlock", "/2/users/{id}/blocking"),
+        "users_id_blocking" => ("usersIdBlocking", "/2/users/{id}/blocking"),
+        "users_id_follow" => ("usersIdFollow", "/2/users/{id}/following"),
+        "users_id_followers" => ("usersIdFollowers", "/2/users/{id}/followers"),
+        "users_id_following" => ("usersIdFollowing", "/2/users/{id}/following"),
+        "users_id_like" => ("usersIdLike", "/2/users/{id}/likes"),
+        "users_id_liked_tweets" => ("usersIdLikedTweets", "/2/users/{id}/liked_tweets"),
+        "users_id_mentions" => ("usersIdMentions", "/2/users/{id}/mentions"),
+        "users_id_mute" => ("usersIdMute", "/2/users/{id}/muting"),
+        "users_id_retweets" => ("usersIdRetweets", "/2/users/{id}/retweets"),
+        "users_id_tweets" => ("usersIdTweets", "/2/users/{id}/tweets"),
+        "users_id_unblock" => {
+            ("usersIdUnblock", "/2/users/{source_user_id}/blocking/{target_user_id}")
+        }
+        "users_id_unfollow" => {
+            ("usersIdUnfollow", "/2/users/{source_user_id}/following/{target_user_id}")
+        }
+        "users_id_unlike" => ("usersIdUnlike", "/2/users/{id}/likes/{tweet_id}"),
+        "users_id_unmute" => {
+            ("usersIdUnmute", "/2/users/{source_user_id}/muting/{target_user_id}")
+        }
+        "users_id_unretweets" => {
+            ("usersIdUnretweets", "/2/users/{id}/retweets/{source_tweet_id}")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Twitter API base URL, from the spec's `servers`.
 pub const TWITTER_API_BASE_URL: &str = "https://api.twitter.com";

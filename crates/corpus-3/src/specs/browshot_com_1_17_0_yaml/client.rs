@@ -2596,7 +2596,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -2607,6 +2608,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -2627,6 +2629,41 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_batch" => ("CreateBatch", "/batch/ceate"),
+        "create_multiple_screenshots" => {
+            ("CreateMultipleScreenshots", "/screenshot/multiple")
+        }
+        "create_screenshot" => ("CreateScreenshot", "/screenshot/create"),
+        "delete_screenshot" => ("DeleteScreenshot", "/screenshot/delete"),
+        "get_account_info" => ("GetAccountInfo", "/account/info"),
+        "get_batch_info" => ("GetBatchInfo", "/batch/info"),
+        "get_browser_info" => ("GetBrowserInfo", "/browser/info"),
+        "get_browsers_info" => ("GetBrowsersInfo", "/browser/list"),
+        "get_html" => ("GetHTML", "/screenshot/html"),
+        "get_instance_info" => ("GetInstanceInfo", "/instance/info"),
+        "get_instances_info" => ("GetInstancesInfo", "/instance/list"),
+        "get_multiple_screenshots_info" => {
+            ("GetMultipleScreenshotsInfo", "/screenshot/list")
+        }
+        "get_screenshot_info" => ("GetScreenshotInfo", "/screenshot/info"),
+        "get_thumbnail" => ("GetThumbnail", "/screenshot/thumbnail"),
+        "host_screenshot" => ("HostScreenshot", "/screenshot/host"),
+        "search_screenshot" => ("SearchScreenshot", "/screenshot/search"),
+        "share_screenshot" => ("ShareScreenshot", "/screenshot/share"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.browshot.com/api/v1";

@@ -849,7 +849,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -860,6 +861,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -880,6 +882,48 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "adult_content_detection" => {
+            ("AdultContentDetection", "/1.0/AdultContentDetection.json")
+        }
+        "commercial_detection" => {
+            ("CommercialDetection", "/1.0/CommercialDetection.json")
+        }
+        "document_similarity" => ("DocumentSimilarity", "/1.0/DocumentSimilarity.json"),
+        "educational_detection" => {
+            ("EducationalDetection", "/1.0/EducationalDetection.json")
+        }
+        "gender_detection" => ("GenderDetection", "/1.0/GenderDetection.json"),
+        "keyword_extraction" => ("KeywordExtraction", "/1.0/KeywordExtraction.json"),
+        "language_detection" => ("LanguageDetection", "/1.0/LanguageDetection.json"),
+        "readability_assessment" => {
+            ("ReadabilityAssessment", "/1.0/ReadabilityAssessment.json")
+        }
+        "sentiment_analysis" => ("SentimentAnalysis", "/1.0/SentimentAnalysis.json"),
+        "spam_detection" => ("SpamDetection", "/1.0/SpamDetection.json"),
+        "subjectivity_analysis" => {
+            ("SubjectivityAnalysis", "/1.0/SubjectivityAnalysis.json")
+        }
+        "text_extraction" => ("TextExtraction", "/1.0/TextExtraction.json"),
+        "topic_classification" => {
+            ("TopicClassification", "/1.0/TopicClassification.json")
+        }
+        "twitter_sentiment_analysis" => {
+            ("TwitterSentimentAnalysis", "/1.0/TwitterSentimentAnalysis.json")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "http://api.datumbox.com/";

@@ -974,7 +974,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -985,6 +986,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1005,6 +1007,34 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "head_key_by_pk" => ("head_key_by_pk", "/key/{PK}"),
+        "key_bind" => ("key_bind", "/key/{PK}"),
+        "key_register" => ("key_register", "/key"),
+        "key_retrieve" => ("key_retrieve", "/key/{PK}"),
+        "key_revoke" => ("key_revoke", "/key/{PK}"),
+        "key_revoke_nosecret" => ("key_revoke_nosecret", "/key"),
+        "key_update" => ("key_update", "/key/{PK}"),
+        "push_login_request" => ("push_login_request", "/login"),
+        "sign_confirm" => ("sign_confirm", "/scope/{job}"),
+        "sign_delete" => ("sign_delete", "/scope/{job}"),
+        "sign_request" => ("sign_request", "/scope"),
+        "sign_retrieve" => ("sign_retrieve", "/scope/{job}"),
+        "sign_retrieve_head" => ("sign_retrieve_head", "/scope/{job}"),
+        "sign_update" => ("sign_update", "/scope/{job}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://6-dot-authentiqio.appspot.com";

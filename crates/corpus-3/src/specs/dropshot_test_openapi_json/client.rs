@@ -1944,7 +1944,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1955,6 +1956,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1975,6 +1977,51 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "big_flat" => ("big_flat", "/flattened"),
+        "handler1" => ("handler1", "/test/person"),
+        "handler10" => ("handler10", "/dup5"),
+        "handler11" => ("handler11", "/dup6"),
+        "handler12" => ("handler12", "/dup7"),
+        "handler13" => ("handler13", "/dup8"),
+        "handler15" => ("handler15", "/unit_please"),
+        "handler16" => ("handler16", "/too/smart/for/my/own/good"),
+        "handler17" => ("handler17", "/with/headers"),
+        "handler18" => ("handler18", "/playing/a/bit/nicer"),
+        "handler19" => ("handler19", "/with/example"),
+        "handler2" => ("handler2", "/test/woman"),
+        "handler20" => ("handler20", "/test/urlencoded"),
+        "handler21" => ("handler21", "/test/302_found"),
+        "handler22" => ("handler22", "/test/303_see_other"),
+        "handler23" => ("handler23", "/test/307_temporary_redirect"),
+        "handler24" => ("handler24", "/test/deprecated"),
+        "handler25" => ("handler25", "/test/multipart-form-data"),
+        "handler3" => ("handler3", "/test/man/{x}"),
+        "handler30" => ("handler30", "/testing/{aa}/{bb}"),
+        "handler31" => ("handler31", "/testing/{aa}"),
+        "handler32" => ("handler32", "/testing32/{aa}"),
+        "handler4" => ("handler4", "/test/camera"),
+        "handler5" => ("handler5", "/test/tv/{x}"),
+        "handler6" => ("handler6", "/impairment"),
+        "handler7" => ("handler7", "/datagoeshere"),
+        "handler8" => ("handler8", "/dup1"),
+        "handler9" => ("handler9", "/dup2"),
+        "hparam" => ("hparam", "/thing_with_headers"),
+        "vzerolower" => ("vzerolower", "/other_thing"),
+        "vzeroupper" => ("vzeroupper", "/first_thing"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).

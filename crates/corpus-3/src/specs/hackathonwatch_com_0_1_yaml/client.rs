@@ -321,7 +321,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -332,6 +333,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -352,6 +354,30 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_hackathons_coming_format" => {
+            ("GET_hackathons_coming_format", "/hackathons/coming.json")
+        }
+        "get_hackathons_id_format" => {
+            ("GET_hackathons_id_format", "/hackathons/{id}.json")
+        }
+        "get_swagger_doc_format" => ("GET_swagger_doc_format", "/swagger_doc.json"),
+        "get_swagger_doc_name_format" => {
+            ("GET_swagger_doc_name_format", "/swagger_doc/{name}.json")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "http://www.hackathonwatch.com/api/";

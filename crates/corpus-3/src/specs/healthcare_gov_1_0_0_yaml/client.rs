@@ -1493,7 +1493,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1504,6 +1505,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1524,6 +1526,67 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_api_articles_media_type_extension" => {
+            (
+                "get_api_articles_media_type_extension",
+                "/api/articles{mediaTypeExtension}",
+            )
+        }
+        "get_api_blog_media_type_extension" => {
+            ("get_api_blog_media_type_extension", "/api/blog{mediaTypeExtension}")
+        }
+        "get_api_glossary_media_type_extension" => {
+            (
+                "get_api_glossary_media_type_extension",
+                "/api/glossary{mediaTypeExtension}",
+            )
+        }
+        "get_api_questions_media_type_extension" => {
+            (
+                "get_api_questions_media_type_extension",
+                "/api/questions{mediaTypeExtension}",
+            )
+        }
+        "get_api_states_media_type_extension" => {
+            ("get_api_states_media_type_extension", "/api/states{mediaTypeExtension}")
+        }
+        "get_api_topics_media_type_extension" => {
+            ("get_api_topics_media_type_extension", "/api/topics{mediaTypeExtension}")
+        }
+        "get_blog_page_name_json" => ("get_blog_page_name_json", "/blog/{pageName}.json"),
+        "get_es_blog_page_name_json" => {
+            ("get_es_blog_page_name_json", "/es/blog/{pageName}.json")
+        }
+        "get_es_glossary_page_name_json" => {
+            ("get_es_glossary_page_name_json", "/es/glossary/{pageName}.json")
+        }
+        "get_es_page_name_json" => ("get_es_page_name_json", "/es/{pageName}.json"),
+        "get_es_question_page_name_json" => {
+            ("get_es_question_page_name_json", "/es/question/{pageName}.json")
+        }
+        "get_es_state_name_json" => ("get_es_state_name_json", "/es/{stateName}.json"),
+        "get_glossary_page_name_json" => {
+            ("get_glossary_page_name_json", "/glossary/{pageName}.json")
+        }
+        "get_page_name_json" => ("get_page_name_json", "/{pageName}.json"),
+        "get_question_page_name_json" => {
+            ("get_question_page_name_json", "/question/{pageName}.json")
+        }
+        "get_state_name_json" => ("get_state_name_json", "/{stateName}.json"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://www.healthcare.gov/";

@@ -1158,7 +1158,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1169,6 +1170,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1189,6 +1191,48 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "areas_get" => ("Areas_Get", "/v{version}/areas"),
+        "get_v_version_areas_by_area_ids" => {
+            ("get_v_version_areas_by_area_ids", "/v{version}/areas/{area_Ids}")
+        }
+        "get_v_version_reports_by_start_date_to_by_end_date_by_report_type" => {
+            (
+                "get_v_version_reports_by_start_date_to_by_end_date_by_report_type",
+                "/v{version}/reports/{start_date}/to/{end_date}/{report_type}",
+            )
+        }
+        "get_v_version_sites_by_site_ids" => {
+            ("get_v_version_sites_by_site_ids", "/v{version}/sites/{site_Ids}")
+        }
+        "quality_get_daily_data_quality_for_site" => {
+            ("Quality_GetDailyDataQualityForSite", "/v{version}/quality/daily")
+        }
+        "quality_get_overall_data_quality_for_sites" => {
+            ("Quality_GetOverallDataQualityForSites", "/v{version}/quality/overall")
+        }
+        "reports_index" => ("Reports_Index", "/v{version}/reports/{report_type}"),
+        "site_types_get_sites_for_public_facing_api" => {
+            (
+                "SiteTypes_GetSitesForPublicFacingAPI",
+                "/v{version}/sitetypes/{siteType_Id}/sites",
+            )
+        }
+        "site_types_index" => ("SiteTypes_Index", "/v{version}/sitetypes"),
+        "sites_index" => ("Sites_Index", "/v{version}/sites"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://webtris.highwaysengland.co.uk/api";

@@ -2735,7 +2735,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -2746,6 +2747,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -2766,6 +2768,138 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_anything" => ("delete_anything", "/anything"),
+        "delete_anything_by_anything" => {
+            ("delete_anything_by_anything", "/anything/{anything}")
+        }
+        "delete_delay_by_delay" => ("delete_delay_by_delay", "/delay/{delay}"),
+        "delete_delete" => ("delete_delete", "/delete"),
+        "delete_redirect_to" => ("delete_redirect_to", "/redirect-to"),
+        "delete_status_by_codes" => ("delete_status_by_codes", "/status/{codes}"),
+        "get_absolute_redirect_by_n" => {
+            ("get_absolute_redirect_by_n", "/absolute-redirect/{n}")
+        }
+        "get_anything" => ("get_anything", "/anything"),
+        "get_anything_by_anything" => {
+            ("get_anything_by_anything", "/anything/{anything}")
+        }
+        "get_base64_by_value" => ("get_base64_by_value", "/base64/{value}"),
+        "get_basic_auth_by_user_by_passwd" => {
+            ("get_basic_auth_by_user_by_passwd", "/basic-auth/{user}/{passwd}")
+        }
+        "get_bearer" => ("get_bearer", "/bearer"),
+        "get_brotli" => ("get_brotli", "/brotli"),
+        "get_bytes_by_n" => ("get_bytes_by_n", "/bytes/{n}"),
+        "get_cache" => ("get_cache", "/cache"),
+        "get_cache_by_value" => ("get_cache_by_value", "/cache/{value}"),
+        "get_cookies" => ("get_cookies", "/cookies"),
+        "get_cookies_delete" => ("get_cookies_delete", "/cookies/delete"),
+        "get_cookies_set" => ("get_cookies_set", "/cookies/set"),
+        "get_cookies_set_by_name_by_value" => {
+            ("get_cookies_set_by_name_by_value", "/cookies/set/{name}/{value}")
+        }
+        "get_deflate" => ("get_deflate", "/deflate"),
+        "get_delay_by_delay" => ("get_delay_by_delay", "/delay/{delay}"),
+        "get_deny" => ("get_deny", "/deny"),
+        "get_digest_auth_by_qop_by_user_by_passwd" => {
+            (
+                "get_digest_auth_by_qop_by_user_by_passwd",
+                "/digest-auth/{qop}/{user}/{passwd}",
+            )
+        }
+        "get_digest_auth_by_qop_by_user_by_passwd_by_algorithm" => {
+            (
+                "get_digest_auth_by_qop_by_user_by_passwd_by_algorithm",
+                "/digest-auth/{qop}/{user}/{passwd}/{algorithm}",
+            )
+        }
+        "get_digest_auth_by_qop_by_user_by_passwd_by_algorithm_by_stale_after" => {
+            (
+                "get_digest_auth_by_qop_by_user_by_passwd_by_algorithm_by_stale_after",
+                "/digest-auth/{qop}/{user}/{passwd}/{algorithm}/{stale_after}",
+            )
+        }
+        "get_drip" => ("get_drip", "/drip"),
+        "get_encoding_utf8" => ("get_encoding_utf8", "/encoding/utf8"),
+        "get_etag_by_etag" => ("get_etag_by_etag", "/etag/{etag}"),
+        "get_get" => ("get_get", "/get"),
+        "get_gzip" => ("get_gzip", "/gzip"),
+        "get_headers" => ("get_headers", "/headers"),
+        "get_hidden_basic_auth_by_user_by_passwd" => {
+            (
+                "get_hidden_basic_auth_by_user_by_passwd",
+                "/hidden-basic-auth/{user}/{passwd}",
+            )
+        }
+        "get_html" => ("get_html", "/html"),
+        "get_image" => ("get_image", "/image"),
+        "get_image_jpeg" => ("get_image_jpeg", "/image/jpeg"),
+        "get_image_png" => ("get_image_png", "/image/png"),
+        "get_image_svg" => ("get_image_svg", "/image/svg"),
+        "get_image_webp" => ("get_image_webp", "/image/webp"),
+        "get_ip" => ("get_ip", "/ip"),
+        "get_json" => ("get_json", "/json"),
+        "get_links_by_n_by_offset" => ("get_links_by_n_by_offset", "/links/{n}/{offset}"),
+        "get_range_by_numbytes" => ("get_range_by_numbytes", "/range/{numbytes}"),
+        "get_redirect_by_n" => ("get_redirect_by_n", "/redirect/{n}"),
+        "get_redirect_to" => ("get_redirect_to", "/redirect-to"),
+        "get_relative_redirect_by_n" => {
+            ("get_relative_redirect_by_n", "/relative-redirect/{n}")
+        }
+        "get_response_headers" => ("get_response_headers", "/response-headers"),
+        "get_robots_txt" => ("get_robots_txt", "/robots.txt"),
+        "get_status_by_codes" => ("get_status_by_codes", "/status/{codes}"),
+        "get_stream_by_n" => ("get_stream_by_n", "/stream/{n}"),
+        "get_stream_bytes_by_n" => ("get_stream_bytes_by_n", "/stream-bytes/{n}"),
+        "get_user_agent" => ("get_user_agent", "/user-agent"),
+        "get_uuid" => ("get_uuid", "/uuid"),
+        "get_xml" => ("get_xml", "/xml"),
+        "patch_anything" => ("patch_anything", "/anything"),
+        "patch_anything_by_anything" => {
+            ("patch_anything_by_anything", "/anything/{anything}")
+        }
+        "patch_delay_by_delay" => ("patch_delay_by_delay", "/delay/{delay}"),
+        "patch_patch" => ("patch_patch", "/patch"),
+        "patch_redirect_to" => ("patch_redirect_to", "/redirect-to"),
+        "patch_status_by_codes" => ("patch_status_by_codes", "/status/{codes}"),
+        "post_anything" => ("post_anything", "/anything"),
+        "post_anything_by_anything" => {
+            ("post_anything_by_anything", "/anything/{anything}")
+        }
+        "post_delay_by_delay" => ("post_delay_by_delay", "/delay/{delay}"),
+        "post_post" => ("post_post", "/post"),
+        "post_redirect_to" => ("post_redirect_to", "/redirect-to"),
+        "post_response_headers" => ("post_response_headers", "/response-headers"),
+        "post_status_by_codes" => ("post_status_by_codes", "/status/{codes}"),
+        "put_anything" => ("put_anything", "/anything"),
+        "put_anything_by_anything" => {
+            ("put_anything_by_anything", "/anything/{anything}")
+        }
+        "put_delay_by_delay" => ("put_delay_by_delay", "/delay/{delay}"),
+        "put_put" => ("put_put", "/put"),
+        "put_redirect_to" => ("put_redirect_to", "/redirect-to"),
+        "put_status_by_codes" => ("put_status_by_codes", "/status/{codes}"),
+        "trace_anything" => ("trace_anything", "/anything"),
+        "trace_anything_by_anything" => {
+            ("trace_anything_by_anything", "/anything/{anything}")
+        }
+        "trace_delay_by_delay" => ("trace_delay_by_delay", "/delay/{delay}"),
+        "trace_redirect_to" => ("trace_redirect_to", "/redirect-to"),
+        "trace_status_by_codes" => ("trace_status_by_codes", "/status/{codes}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://httpbin.org/";

@@ -1090,7 +1090,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1101,6 +1102,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1121,6 +1123,48 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "control_hold" => ("control_hold", "/v1/control/hold"),
+        "control_resume" => ("control_resume", "/v1/control/resume"),
+        "header_arg" => ("header_arg", "/v1/header-arg"),
+        "task_events_get" => ("task_events_get", "/v1/tasks/{task}/events"),
+        "task_get" => ("task_get", "/v1/task/{Task}"),
+        "task_output_download" => {
+            ("task_output_download", "/v1/tasks/{task}/outputs/{output}")
+        }
+        "task_outputs_get" => ("task_outputs_get", "/v1/tasks/{task}/outputs"),
+        "task_submit" => ("task_submit", "/v1/tasks"),
+        "tasks_get" => ("tasks_get", "/v1/tasks"),
+        "user_create" => ("user_create", "/v1/users"),
+        "whoami" => ("whoami", "/v1/whoami"),
+        "whoami_put_name" => ("whoami_put_name", "/v1/whoami/name"),
+        "worker_bootstrap" => ("worker_bootstrap", "/v1/worker/bootstrap"),
+        "worker_ping" => ("worker_ping", "/v1/worker/ping"),
+        "worker_task_add_output" => {
+            ("worker_task_add_output", "/v1/worker/task/{task}/output")
+        }
+        "worker_task_append" => ("worker_task_append", "/v1/worker/task/{task}/append"),
+        "worker_task_complete" => {
+            ("worker_task_complete", "/v1/worker/task/{task}/complete")
+        }
+        "worker_task_upload_chunk" => {
+            ("worker_task_upload_chunk", "/v1/worker/task/{task}/chunk")
+        }
+        "workers_list" => ("workers_list", "/v1/workers"),
+        "workers_recycle" => ("workers_recycle", "/v1/workers/recycle"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).

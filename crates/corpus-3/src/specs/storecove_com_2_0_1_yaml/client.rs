@@ -8368,7 +8368,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -8379,6 +8380,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -8399,6 +8401,85 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_administration" => {
+            (
+                "create_administration",
+                "/legal_entities/{legal_entity_id}/administrations",
+            )
+        }
+        "create_document_submission" => {
+            ("create_document_submission", "/document_submissions")
+        }
+        "create_invoice_submission" => {
+            ("create_invoice_submission", "/invoice_submissions")
+        }
+        "create_legal_entity" => ("create_legal_entity", "/legal_entities"),
+        "create_peppol_identifier" => {
+            (
+                "create_peppol_identifier",
+                "/legal_entities/{legal_entity_id}/peppol_identifiers",
+            )
+        }
+        "delete_administration" => {
+            (
+                "delete_administration",
+                "/legal_entities/{legal_entity_id}/administrations/{id}",
+            )
+        }
+        "delete_legal_entity" => ("delete_legal_entity", "/legal_entities/{id}"),
+        "delete_peppol_identifier" => {
+            (
+                "delete_peppol_identifier",
+                "/legal_entities/{legal_entity_id}/peppol_identifiers/{superscheme}/{scheme}/{identifier}",
+            )
+        }
+        "delete_webhook_instance" => {
+            ("delete_webhook_instance", "/webhook_instances/{guid}")
+        }
+        "discovery_receives" => ("discovery_receives", "/discovery/receives"),
+        "get_administration" => {
+            (
+                "get_administration",
+                "/legal_entities/{legal_entity_id}/administrations/{id}",
+            )
+        }
+        "get_invoice_json" => ("get_invoice_json", "/purchase_invoices/{guid}"),
+        "get_invoice_ubl" => ("get_invoice_ubl", "/purchase_invoices/{guid}/{packaging}"),
+        "get_invoice_ubl_versioned" => {
+            (
+                "get_invoice_ubl_versioned",
+                "/purchase_invoices/{guid}/{packaging}/{package_version}",
+            )
+        }
+        "get_legal_entity" => ("get_legal_entity", "/legal_entities/{id}"),
+        "get_webhook_instances" => ("get_webhook_instances", "/webhook_instances/"),
+        "preflight_invoice_recipient" => {
+            ("preflight_invoice_recipient", "/invoice_submissions/preflight")
+        }
+        "show_invoice_submission_evidence" => {
+            ("show_invoice_submission_evidence", "/invoice_submissions/{guid}/evidence")
+        }
+        "update_administration" => {
+            (
+                "update_administration",
+                "/legal_entities/{legal_entity_id}/administrations/{id}",
+            )
+        }
+        "update_legal_entity" => ("update_legal_entity", "/legal_entities/{id}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.storecove.com/api/v2";

@@ -1503,7 +1503,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1514,6 +1515,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1534,6 +1536,34 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "api_description" => ("api_description", "/things13/{Foo}/{foo}"),
+        "authenticate" => ("authenticate", "/things12/{Foo}/{foo}"),
+        "components" => ("COMPONENTS", "/things8/{Foo}/{foo}"),
+        "get_pet" => ("getPet", "/things2/{Foo}/{foo}"),
+        "get_pet_2" => ("get_pet_2", "/things3/{Foo}/{foo}"),
+        "get_pet_3" => ("GET_PET_3", "/things4/{Foo}/{foo}"),
+        "get_pet_params" => ("getPetParams", "/things5/{Foo}/{foo}"),
+        "get_pet_response" => ("getPetResponse", "/things6/{Foo}/{foo}"),
+        "openapi_document" => ("openapiDocument", "/things11/{Foo}/{foo}"),
+        "operations" => ("OPERATIONS", "/things7/{Foo}/{foo}"),
+        "strict_server" => ("strictServer", "/things10/{Foo}/{foo}"),
+        "strict_server_2" => ("StrictServer_2", "/things9/{Foo}/{foo}"),
+        "t1" => ("t1", "/things0/{Foo}/{foo}"),
+        "t1_2" => ("T1_2", "/things1/{Foo}/{foo}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).

@@ -511,7 +511,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -522,6 +523,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -542,6 +544,43 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_pull_requests_by_id" => {
+            (
+                "getPullRequestsById",
+                "/2.0/repositories/{username}/{slug}/pullrequests/{pid}",
+            )
+        }
+        "get_pull_requests_by_repository" => {
+            (
+                "getPullRequestsByRepository",
+                "/2.0/repositories/{username}/{slug}/pullrequests",
+            )
+        }
+        "get_repositories_by_owner" => {
+            ("getRepositoriesByOwner", "/2.0/repositories/{username}")
+        }
+        "get_repository" => ("getRepository", "/2.0/repositories/{username}/{slug}"),
+        "get_user_by_name" => ("getUserByName", "/2.0/users/{username}"),
+        "merge_pull_request" => {
+            (
+                "mergePullRequest",
+                "/2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge",
+            )
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).

@@ -615,7 +615,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -626,6 +627,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -646,6 +648,29 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "client_options" => ("clientOptions", "/api/gen/clients"),
+        "download_file" => ("downloadFile", "/api/gen/download/{fileId}"),
+        "generate_client" => ("generateClient", "/api/gen/clients/{language}"),
+        "generate_server_for_language" => {
+            ("generateServerForLanguage", "/api/gen/servers/{framework}")
+        }
+        "get_client_options" => ("getClientOptions", "/api/gen/clients/{language}"),
+        "get_server_options" => ("getServerOptions", "/api/gen/servers/{framework}"),
+        "server_options" => ("serverOptions", "/api/gen/servers"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.openapi-generator.tech";

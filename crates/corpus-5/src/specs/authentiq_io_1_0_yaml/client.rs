@@ -1046,7 +1046,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1057,6 +1058,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1077,6 +1079,29 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "authorize" => ("authorize", "/authorize"),
+        "authorize_iframe" => ("authorizeIframe", "/{client_id}/iframe"),
+        "client" => ("client", "/client"),
+        "client_client_id" => ("clientClient_id", "/client/{client_id}"),
+        "create_client" => ("createClient", "/client"),
+        "get_client" => ("getClient", "/client/{client_id}"),
+        "token" => ("token", "/token"),
+        "update_client" => ("updateClient", "/client/{client_id}"),
+        "user_info" => ("userInfo", "/userinfo"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://connect.authentiq.io/";

@@ -1280,7 +1280,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1291,6 +1292,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1311,6 +1313,33 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "gsi_besthour" => ("gsiBesthour", "/gsi/bestHour"),
+        "gsi_dispatch" => ("gsiDispatch", "/gsi/dispatch"),
+        "gsi_marketdata" => ("gsiMarketdata", "/gsi/marketdata"),
+        "gsi_prediction" => ("gsiPrediction", "/gsi/prediction"),
+        "metering_get" => ("meteringGet", "/metering/reading"),
+        "metering_post" => ("meteringPost", "/metering/reading"),
+        "prepare_transaction" => ("prepareTransaction", "/stromkonto/prepareTransaction"),
+        "stromkonto_balances" => ("stromkontoBalances", "/stromkonto/balances"),
+        "stromkonto_choices" => ("stromkontoChoices", "/stromkonto/choices"),
+        "stromkonto_login" => ("stromkontoLogin", "/stromkonto/login"),
+        "stromkonto_register" => ("stromkontoRegister", "/stromkonto/register"),
+        "tariff_slph0" => ("tariffSLPH0", "/tariff/slph0"),
+        "wimstatus" => ("wimstatus", "/wim/status"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.corrently.io/v2.0";

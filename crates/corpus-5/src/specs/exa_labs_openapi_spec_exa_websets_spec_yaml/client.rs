@@ -12817,7 +12817,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -12828,6 +12829,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -12848,6 +12850,81 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "events_get" => ("events_get", "/v0/events/{id}"),
+        "events_list" => ("events_list", "/v0/events"),
+        "imports_create" => ("imports_create", "/v0/imports"),
+        "imports_delete" => ("imports_delete", "/v0/imports/{id}"),
+        "imports_get" => ("imports_get", "/v0/imports/{id}"),
+        "imports_list" => ("imports_list", "/v0/imports"),
+        "imports_update" => ("imports_update", "/v0/imports/{id}"),
+        "monitors_create" => ("monitors_create", "/v0/monitors"),
+        "monitors_delete" => ("monitors_delete", "/v0/monitors/{id}"),
+        "monitors_get" => ("monitors_get", "/v0/monitors/{id}"),
+        "monitors_list" => ("monitors_list", "/v0/monitors"),
+        "monitors_runs_get" => ("monitors_runs_get", "/v0/monitors/{monitor}/runs/{id}"),
+        "monitors_runs_list" => ("monitors_runs_list", "/v0/monitors/{monitor}/runs"),
+        "monitors_update" => ("monitors_update", "/v0/monitors/{id}"),
+        "webhooks_attempts_list" => {
+            ("webhooks_attempts_list", "/v0/webhooks/{id}/attempts")
+        }
+        "webhooks_create" => ("webhooks_create", "/v0/webhooks"),
+        "webhooks_delete" => ("webhooks_delete", "/v0/webhooks/{id}"),
+        "webhooks_get" => ("webhooks_get", "/v0/webhooks/{id}"),
+        "webhooks_list" => ("webhooks_list", "/v0/webhooks"),
+        "webhooks_update" => ("webhooks_update", "/v0/webhooks/{id}"),
+        "websets_cancel" => ("websets_cancel", "/v0/websets/{id}/cancel"),
+        "websets_create" => ("websets_create", "/v0/websets"),
+        "websets_delete" => ("websets_delete", "/v0/websets/{id}"),
+        "websets_enrichments_cancel" => {
+            (
+                "websets_enrichments_cancel",
+                "/v0/websets/{webset}/enrichments/{id}/cancel",
+            )
+        }
+        "websets_enrichments_create" => {
+            ("websets_enrichments_create", "/v0/websets/{webset}/enrichments")
+        }
+        "websets_enrichments_delete" => {
+            ("websets_enrichments_delete", "/v0/websets/{webset}/enrichments/{id}")
+        }
+        "websets_enrichments_get" => {
+            ("websets_enrichments_get", "/v0/websets/{webset}/enrichments/{id}")
+        }
+        "websets_enrichments_update" => {
+            ("websets_enrichments_update", "/v0/websets/{webset}/enrichments/{id}")
+        }
+        "websets_get" => ("websets_get", "/v0/websets/{id}"),
+        "websets_items_delete" => {
+            ("websets_items_delete", "/v0/websets/{webset}/items/{id}")
+        }
+        "websets_items_get" => ("websets_items_get", "/v0/websets/{webset}/items/{id}"),
+        "websets_items_list" => ("websets_items_list", "/v0/websets/{webset}/items"),
+        "websets_list" => ("websets_list", "/v0/websets"),
+        "websets_preview" => ("websets_preview", "/v0/websets/preview"),
+        "websets_searches_cancel" => {
+            ("websets_searches_cancel", "/v0/websets/{webset}/searches/{id}/cancel")
+        }
+        "websets_searches_create" => {
+            ("websets_searches_create", "/v0/websets/{webset}/searches")
+        }
+        "websets_searches_get" => {
+            ("websets_searches_get", "/v0/websets/{webset}/searches/{id}")
+        }
+        "websets_update" => ("websets_update", "/v0/websets/{id}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://api.exa.ai/websets/";

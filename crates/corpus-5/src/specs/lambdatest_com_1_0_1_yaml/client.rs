@@ -898,7 +898,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -909,6 +910,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -929,6 +931,28 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "devices" => ("devices", "/devices"),
+        "os_browsers" => ("os_browsers", "/os-browsers"),
+        "profiles" => ("Profiles", "/profiles"),
+        "resolutions" => ("Resolutions", "/resolutions"),
+        "screenshots" => ("screenshots", "/{test_id}"),
+        "start_screenshot_test" => ("Start_Screenshot_Test", "/"),
+        "stop_screenshots_test" => ("stop_screenshots_test", "/stop/{test_id}"),
+        "zipped_screenshots" => ("ZippedScreenshots", "/{test_id}/zip"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.lambdatest.com/screenshots/v1";

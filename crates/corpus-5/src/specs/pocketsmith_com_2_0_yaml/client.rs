@@ -3965,7 +3965,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -3976,6 +3977,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -3996,6 +3998,121 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_accounts_by_id" => ("delete_accounts_by_id", "/accounts/{id}"),
+        "delete_attachments_by_id" => ("delete_attachments_by_id", "/attachments/{id}"),
+        "delete_categories_by_id" => ("delete_categories_by_id", "/categories/{id}"),
+        "delete_institutions_by_id" => {
+            ("delete_institutions_by_id", "/institutions/{id}")
+        }
+        "delete_transactions_by_transaction_id_attachments_by_attachment_id" => {
+            (
+                "delete_transactions_by_transaction_id_attachments_by_attachment_id",
+                "/transactions/{transaction_id}/attachments/{attachment_id}",
+            )
+        }
+        "get_accounts_by_id" => ("get_accounts_by_id", "/accounts/{id}"),
+        "get_accounts_by_id_transactions" => {
+            ("get_accounts_by_id_transactions", "/accounts/{id}/transactions")
+        }
+        "get_attachments_by_id" => ("get_attachments_by_id", "/attachments/{id}"),
+        "get_categories_by_id" => ("get_categories_by_id", "/categories/{id}"),
+        "get_institutions_by_id" => ("get_institutions_by_id", "/institutions/{id}"),
+        "get_institutions_by_id_accounts" => {
+            ("get_institutions_by_id_accounts", "/institutions/{id}/accounts")
+        }
+        "get_me" => ("get_me", "/me"),
+        "get_transaction_accounts_by_id" => {
+            ("get_transaction_accounts_by_id", "/transaction_accounts/{id}")
+        }
+        "get_transaction_accounts_by_id_transactions" => {
+            (
+                "get_transaction_accounts_by_id_transactions",
+                "/transaction_accounts/{id}/transactions",
+            )
+        }
+        "get_transactions_by_id" => ("get_transactions_by_id", "/transactions/{id}"),
+        "get_transactions_by_id_attachments" => {
+            ("get_transactions_by_id_attachments", "/transactions/{id}/attachments")
+        }
+        "get_users_by_id" => ("get_users_by_id", "/users/{id}"),
+        "get_users_by_id_accounts" => {
+            ("get_users_by_id_accounts", "/users/{id}/accounts")
+        }
+        "get_users_by_id_attachments" => {
+            ("get_users_by_id_attachments", "/users/{id}/attachments")
+        }
+        "get_users_by_id_budget" => ("get_users_by_id_budget", "/users/{id}/budget"),
+        "get_users_by_id_budget_summary" => {
+            ("get_users_by_id_budget_summary", "/users/{id}/budget_summary")
+        }
+        "get_users_by_id_categories" => {
+            ("get_users_by_id_categories", "/users/{id}/categories")
+        }
+        "get_users_by_id_category_rules" => {
+            ("get_users_by_id_category_rules", "/users/{id}/category_rules")
+        }
+        "get_users_by_id_institutions" => {
+            ("get_users_by_id_institutions", "/users/{id}/institutions")
+        }
+        "get_users_by_id_transaction_accounts" => {
+            ("get_users_by_id_transaction_accounts", "/users/{id}/transaction_accounts")
+        }
+        "get_users_by_id_transactions" => {
+            ("get_users_by_id_transactions", "/users/{id}/transactions")
+        }
+        "get_users_by_id_trend_analysis" => {
+            ("get_users_by_id_trend_analysis", "/users/{id}/trend_analysis")
+        }
+        "post_categories_by_id_category_rules" => {
+            ("post_categories_by_id_category_rules", "/categories/{id}/category_rules")
+        }
+        "post_transaction_accounts_by_id_transactions" => {
+            (
+                "post_transaction_accounts_by_id_transactions",
+                "/transaction_accounts/{id}/transactions",
+            )
+        }
+        "post_transactions_by_id_attachments" => {
+            ("post_transactions_by_id_attachments", "/transactions/{id}/attachments")
+        }
+        "post_users_by_id_accounts" => {
+            ("post_users_by_id_accounts", "/users/{id}/accounts")
+        }
+        "post_users_by_id_attachments" => {
+            ("post_users_by_id_attachments", "/users/{id}/attachments")
+        }
+        "post_users_by_id_categories" => {
+            ("post_users_by_id_categories", "/users/{id}/categories")
+        }
+        "post_users_by_id_institutions" => {
+            ("post_users_by_id_institutions", "/users/{id}/institutions")
+        }
+        "put_accounts_by_id" => ("put_accounts_by_id", "/accounts/{id}"),
+        "put_attachments_by_id" => ("put_attachments_by_id", "/attachments/{id}"),
+        "put_categories_by_id" => ("put_categories_by_id", "/categories/{id}"),
+        "put_institutions_by_id" => ("put_institutions_by_id", "/institutions/{id}"),
+        "put_transaction_accounts_by_id" => {
+            ("put_transaction_accounts_by_id", "/transaction_accounts/{id}")
+        }
+        "put_transactions_by_id" => ("put_transactions_by_id", "/transactions/{id}"),
+        "put_users_by_id" => ("put_users_by_id", "/users/{id}"),
+        "put_users_by_id_accounts" => {
+            ("put_users_by_id_accounts", "/users/{id}/accounts")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Production base URL, from the spec's `servers`.
 pub const PRODUCTION_BASE_URL: &str = "https://api.pocketsmith.com/v2";

@@ -17042,7 +17042,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -17053,6 +17054,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -17073,6 +17075,636 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "certificate_create" => ("certificate_create", "/system/certificates"),
+        "certificate_delete" => {
+            ("certificate_delete", "/system/certificates/{certificate}")
+        }
+        "certificate_list" => ("certificate_list", "/system/certificates"),
+        "certificate_view" => ("certificate_view", "/system/certificates/{certificate}"),
+        "device_access_token" => ("device_access_token", "/device/token"),
+        "device_auth_confirm" => ("device_auth_confirm", "/device/confirm"),
+        "device_auth_request" => ("device_auth_request", "/device/auth"),
+        "disk_create" => {
+            (
+                "disk_create",
+                "/organizations/{organization_name}/projects/{project_name}/disks",
+            )
+        }
+        "disk_create_v1" => ("disk_create_v1", "/v1/disks"),
+        "disk_delete" => {
+            (
+                "disk_delete",
+                "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
+            )
+        }
+        "disk_delete_v1" => ("disk_delete_v1", "/v1/disks/{disk}"),
+        "disk_list" => {
+            (
+                "disk_list",
+                "/organizations/{organization_name}/projects/{project_name}/disks",
+            )
+        }
+        "disk_list_v1" => ("disk_list_v1", "/v1/disks"),
+        "disk_metrics_list" => {
+            (
+                "disk_metrics_list",
+                "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}/metrics/{metric_name}",
+            )
+        }
+        "disk_view" => {
+            (
+                "disk_view",
+                "/organizations/{organization_name}/projects/{project_name}/disks/{disk_name}",
+            )
+        }
+        "disk_view_by_id" => ("disk_view_by_id", "/by-id/disks/{id}"),
+        "disk_view_v1" => ("disk_view_v1", "/v1/disks/{disk}"),
+        "group_list" => ("group_list", "/groups"),
+        "image_create" => {
+            (
+                "image_create",
+                "/organizations/{organization_name}/projects/{project_name}/images",
+            )
+        }
+        "image_delete" => {
+            (
+                "image_delete",
+                "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
+            )
+        }
+        "image_list" => {
+            (
+                "image_list",
+                "/organizations/{organization_name}/projects/{project_name}/images",
+            )
+        }
+        "image_view" => {
+            (
+                "image_view",
+                "/organizations/{organization_name}/projects/{project_name}/images/{image_name}",
+            )
+        }
+        "image_view_by_id" => ("image_view_by_id", "/by-id/images/{id}"),
+        "instance_create" => {
+            (
+                "instance_create",
+                "/organizations/{organization_name}/projects/{project_name}/instances",
+            )
+        }
+        "instance_create_v1" => ("instance_create_v1", "/v1/instances"),
+        "instance_delete" => {
+            (
+                "instance_delete",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
+            )
+        }
+        "instance_delete_v1" => ("instance_delete_v1", "/v1/instances/{instance}"),
+        "instance_disk_attach" => {
+            (
+                "instance_disk_attach",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/attach",
+            )
+        }
+        "instance_disk_attach_v1" => {
+            ("instance_disk_attach_v1", "/v1/instances/{instance}/disks/attach")
+        }
+        "instance_disk_detach" => {
+            (
+                "instance_disk_detach",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks/detach",
+            )
+        }
+        "instance_disk_detach_v1" => {
+            ("instance_disk_detach_v1", "/v1/instances/{instance}/disks/detach")
+        }
+        "instance_disk_list" => {
+            (
+                "instance_disk_list",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/disks",
+            )
+        }
+        "instance_disk_list_v1" => {
+            ("instance_disk_list_v1", "/v1/instances/{instance}/disks")
+        }
+        "instance_external_ip_list" => {
+            (
+                "instance_external_ip_list",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/external-ips",
+            )
+        }
+        "instance_list" => {
+            (
+                "instance_list",
+                "/organizations/{organization_name}/projects/{project_name}/instances",
+            )
+        }
+        "instance_list_v1" => ("instance_list_v1", "/v1/instances"),
+        "instance_migrate" => {
+            (
+                "instance_migrate",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/migrate",
+            )
+        }
+        "instance_migrate_v1" => {
+            ("instance_migrate_v1", "/v1/instances/{instance}/migrate")
+        }
+        "instance_network_interface_create" => {
+            (
+                "instance_network_interface_create",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
+            )
+        }
+        "instance_network_interface_delete" => {
+            (
+                "instance_network_interface_delete",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
+            )
+        }
+        "instance_network_interface_list" => {
+            (
+                "instance_network_interface_list",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces",
+            )
+        }
+        "instance_network_interface_update" => {
+            (
+                "instance_network_interface_update",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
+            )
+        }
+        "instance_network_interface_view" => {
+            (
+                "instance_network_interface_view",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/network-interfaces/{interface_name}",
+            )
+        }
+        "instance_network_interface_view_by_id" => {
+            ("instance_network_interface_view_by_id", "/by-id/network-interfaces/{id}")
+        }
+        "instance_reboot" => {
+            (
+                "instance_reboot",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/reboot",
+            )
+        }
+        "instance_reboot_v1" => ("instance_reboot_v1", "/v1/instances/{instance}/reboot"),
+        "instance_serial_console" => {
+            (
+                "instance_serial_console",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console",
+            )
+        }
+        "instance_serial_console_stream" => {
+            (
+                "instance_serial_console_stream",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream",
+            )
+        }
+        "instance_serial_console_stream_v1" => {
+            (
+                "instance_serial_console_stream_v1",
+                "/v1/instances/{instance}/serial-console/stream",
+            )
+        }
+        "instance_serial_console_stream_v2" => {
+            (
+                "instance_serial_console_stream_v2",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/serial-console/stream_v2",
+            )
+        }
+        "instance_serial_console_v1" => {
+            ("instance_serial_console_v1", "/v1/instances/{instance}/serial-console")
+        }
+        "instance_start" => {
+            (
+                "instance_start",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/start",
+            )
+        }
+        "instance_start_v1" => ("instance_start_v1", "/v1/instances/{instance}/start"),
+        "instance_stop" => {
+            (
+                "instance_stop",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}/stop",
+            )
+        }
+        "instance_stop_v1" => ("instance_stop_v1", "/v1/instances/{instance}/stop"),
+        "instance_view" => {
+            (
+                "instance_view",
+                "/organizations/{organization_name}/projects/{project_name}/instances/{instance_name}",
+            )
+        }
+        "instance_view_by_id" => ("instance_view_by_id", "/by-id/instances/{id}"),
+        "instance_view_v1" => ("instance_view_v1", "/v1/instances/{instance}"),
+        "ip_pool_create" => ("ip_pool_create", "/system/ip-pools"),
+        "ip_pool_delete" => ("ip_pool_delete", "/system/ip-pools/{pool_name}"),
+        "ip_pool_list" => ("ip_pool_list", "/system/ip-pools"),
+        "ip_pool_range_add" => {
+            ("ip_pool_range_add", "/system/ip-pools/{pool_name}/ranges/add")
+        }
+        "ip_pool_range_list" => {
+            ("ip_pool_range_list", "/system/ip-pools/{pool_name}/ranges")
+        }
+        "ip_pool_range_remove" => {
+            ("ip_pool_range_remove", "/system/ip-pools/{pool_name}/ranges/remove")
+        }
+        "ip_pool_service_range_add" => {
+            ("ip_pool_service_range_add", "/system/ip-pools-service/ranges/add")
+        }
+        "ip_pool_service_range_list" => {
+            ("ip_pool_service_range_list", "/system/ip-pools-service/ranges")
+        }
+        "ip_pool_service_range_remove" => {
+            ("ip_pool_service_range_remove", "/system/ip-pools-service/ranges/remove")
+        }
+        "ip_pool_service_view" => ("ip_pool_service_view", "/system/ip-pools-service"),
+        "ip_pool_update" => ("ip_pool_update", "/system/ip-pools/{pool_name}"),
+        "ip_pool_view" => ("ip_pool_view", "/system/ip-pools/{pool_name}"),
+        "ip_pool_view_by_id" => ("ip_pool_view_by_id", "/system/by-id/ip-pools/{id}"),
+        "local_idp_user_create" => {
+            (
+                "local_idp_user_create",
+                "/system/silos/{silo_name}/identity-providers/local/users",
+            )
+        }
+        "local_idp_user_delete" => {
+            (
+                "local_idp_user_delete",
+                "/system/silos/{silo_name}/identity-providers/local/users/{user_id}",
+            )
+        }
+        "local_idp_user_set_password" => {
+            (
+                "local_idp_user_set_password",
+                "/system/silos/{silo_name}/identity-providers/local/users/{user_id}/set-password",
+            )
+        }
+        "login_local" => ("login_local", "/login/{silo_name}/local"),
+        "login_saml" => ("login_saml", "/login/{silo_name}/saml/{provider_name}"),
+        "login_saml_begin" => {
+            ("login_saml_begin", "/login/{silo_name}/saml/{provider_name}")
+        }
+        "login_spoof" => ("login_spoof", "/login"),
+        "logout" => ("logout", "/logout"),
+        "organization_create" => ("organization_create", "/organizations"),
+        "organization_create_v1" => ("organization_create_v1", "/v1/organizations"),
+        "organization_delete" => {
+            ("organization_delete", "/organizations/{organization_name}")
+        }
+        "organization_delete_v1" => {
+            ("organization_delete_v1", "/v1/organizations/{organization}")
+        }
+        "organization_list" => ("organization_list", "/organizations"),
+        "organization_list_v1" => ("organization_list_v1", "/v1/organizations"),
+        "organization_policy_update" => {
+            ("organization_policy_update", "/organizations/{organization_name}/policy")
+        }
+        "organization_policy_update_v1" => {
+            ("organization_policy_update_v1", "/v1/organizations/{organization}/policy")
+        }
+        "organization_policy_view" => {
+            ("organization_policy_view", "/organizations/{organization_name}/policy")
+        }
+        "organization_policy_view_v1" => {
+            ("organization_policy_view_v1", "/v1/organizations/{organization}/policy")
+        }
+        "organization_update" => {
+            ("organization_update", "/organizations/{organization_name}")
+        }
+        "organization_update_v1" => {
+            ("organization_update_v1", "/v1/organizations/{organization}")
+        }
+        "organization_view" => {
+            ("organization_view", "/organizations/{organization_name}")
+        }
+        "organization_view_by_id" => {
+            ("organization_view_by_id", "/by-id/organizations/{id}")
+        }
+        "organization_view_v1" => {
+            ("organization_view_v1", "/v1/organizations/{organization}")
+        }
+        "physical_disk_list" => ("physical_disk_list", "/system/hardware/disks"),
+        "policy_update" => ("policy_update", "/policy"),
+        "policy_view" => ("policy_view", "/policy"),
+        "project_create" => {
+            ("project_create", "/organizations/{organization_name}/projects")
+        }
+        "project_create_v1" => ("project_create_v1", "/v1/projects"),
+        "project_delete" => {
+            (
+                "project_delete",
+                "/organizations/{organization_name}/projects/{project_name}",
+            )
+        }
+        "project_delete_v1" => ("project_delete_v1", "/v1/projects/{project}"),
+        "project_list" => ("project_list", "/organizations/{organization_name}/projects"),
+        "project_list_v1" => ("project_list_v1", "/v1/projects"),
+        "project_policy_update" => {
+            (
+                "project_policy_update",
+                "/organizations/{organization_name}/projects/{project_name}/policy",
+            )
+        }
+        "project_policy_update_v1" => {
+            ("project_policy_update_v1", "/v1/projects/{project}/policy")
+        }
+        "project_policy_view" => {
+            (
+                "project_policy_view",
+                "/organizations/{organization_name}/projects/{project_name}/policy",
+            )
+        }
+        "project_policy_view_v1" => {
+            ("project_policy_view_v1", "/v1/projects/{project}/policy")
+        }
+        "project_update" => {
+            (
+                "project_update",
+                "/organizations/{organization_name}/projects/{project_name}",
+            )
+        }
+        "project_update_v1" => ("project_update_v1", "/v1/projects/{project}"),
+        "project_view" => {
+            (
+                "project_view",
+                "/organizations/{organization_name}/projects/{project_name}",
+            )
+        }
+        "project_view_by_id" => ("project_view_by_id", "/by-id/projects/{id}"),
+        "project_view_v1" => ("project_view_v1", "/v1/projects/{project}"),
+        "rack_list" => ("rack_list", "/system/hardware/racks"),
+        "rack_view" => ("rack_view", "/system/hardware/racks/{rack_id}"),
+        "role_list" => ("role_list", "/roles"),
+        "role_view" => ("role_view", "/roles/{role_name}"),
+        "saga_list" => ("saga_list", "/system/sagas"),
+        "saga_view" => ("saga_view", "/system/sagas/{saga_id}"),
+        "saml_identity_provider_create" => {
+            (
+                "saml_identity_provider_create",
+                "/system/silos/{silo_name}/identity-providers/saml",
+            )
+        }
+        "saml_identity_provider_view" => {
+            (
+                "saml_identity_provider_view",
+                "/system/silos/{silo_name}/identity-providers/saml/{provider_name}",
+            )
+        }
+        "session_me" => ("session_me", "/session/me"),
+        "session_me_groups" => ("session_me_groups", "/session/me/groups"),
+        "session_sshkey_create" => ("session_sshkey_create", "/session/me/sshkeys"),
+        "session_sshkey_delete" => {
+            ("session_sshkey_delete", "/session/me/sshkeys/{ssh_key_name}")
+        }
+        "session_sshkey_list" => ("session_sshkey_list", "/session/me/sshkeys"),
+        "session_sshkey_view" => {
+            ("session_sshkey_view", "/session/me/sshkeys/{ssh_key_name}")
+        }
+        "silo_create" => ("silo_create", "/system/silos"),
+        "silo_delete" => ("silo_delete", "/system/silos/{silo_name}"),
+        "silo_identity_provider_list" => {
+            (
+                "silo_identity_provider_list",
+                "/system/silos/{silo_name}/identity-providers",
+            )
+        }
+        "silo_list" => ("silo_list", "/system/silos"),
+        "silo_policy_update" => {
+            ("silo_policy_update", "/system/silos/{silo_name}/policy")
+        }
+        "silo_policy_view" => ("silo_policy_view", "/system/silos/{silo_name}/policy"),
+        "silo_user_view" => {
+            ("silo_user_view", "/system/silos/{silo_name}/users/id/{user_id}")
+        }
+        "silo_users_list" => ("silo_users_list", "/system/silos/{silo_name}/users/all"),
+        "silo_view" => ("silo_view", "/system/silos/{silo_name}"),
+        "silo_view_by_id" => ("silo_view_by_id", "/system/by-id/silos/{id}"),
+        "sled_list" => ("sled_list", "/system/hardware/sleds"),
+        "sled_physical_disk_list" => {
+            ("sled_physical_disk_list", "/system/hardware/sleds/{sled_id}/disks")
+        }
+        "sled_view" => ("sled_view", "/system/hardware/sleds/{sled_id}"),
+        "snapshot_create" => {
+            (
+                "snapshot_create",
+                "/organizations/{organization_name}/projects/{project_name}/snapshots",
+            )
+        }
+        "snapshot_delete" => {
+            (
+                "snapshot_delete",
+                "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
+            )
+        }
+        "snapshot_list" => {
+            (
+                "snapshot_list",
+                "/organizations/{organization_name}/projects/{project_name}/snapshots",
+            )
+        }
+        "snapshot_view" => {
+            (
+                "snapshot_view",
+                "/organizations/{organization_name}/projects/{project_name}/snapshots/{snapshot_name}",
+            )
+        }
+        "snapshot_view_by_id" => ("snapshot_view_by_id", "/by-id/snapshots/{id}"),
+        "system_component_version_list" => {
+            ("system_component_version_list", "/v1/system/update/components")
+        }
+        "system_image_create" => ("system_image_create", "/system/images"),
+        "system_image_delete" => ("system_image_delete", "/system/images/{image_name}"),
+        "system_image_list" => ("system_image_list", "/system/images"),
+        "system_image_view" => ("system_image_view", "/system/images/{image_name}"),
+        "system_image_view_by_id" => {
+            ("system_image_view_by_id", "/system/by-id/images/{id}")
+        }
+        "system_metric" => ("system_metric", "/system/metrics/{metric_name}"),
+        "system_policy_update" => ("system_policy_update", "/system/policy"),
+        "system_policy_view" => ("system_policy_view", "/system/policy"),
+        "system_update_components_list" => {
+            (
+                "system_update_components_list",
+                "/v1/system/update/updates/{version}/components",
+            )
+        }
+        "system_update_list" => ("system_update_list", "/v1/system/update/updates"),
+        "system_update_refresh" => ("system_update_refresh", "/v1/system/update/refresh"),
+        "system_update_start" => ("system_update_start", "/v1/system/update/start"),
+        "system_update_stop" => ("system_update_stop", "/v1/system/update/stop"),
+        "system_update_view" => {
+            ("system_update_view", "/v1/system/update/updates/{version}")
+        }
+        "system_user_list" => ("system_user_list", "/system/user"),
+        "system_user_view" => ("system_user_view", "/system/user/{user_name}"),
+        "system_version" => ("system_version", "/v1/system/update/version"),
+        "timeseries_schema_get" => ("timeseries_schema_get", "/timeseries/schema"),
+        "update_deployment_view" => {
+            ("update_deployment_view", "/v1/system/update/deployments/{id}")
+        }
+        "update_deployments_list" => {
+            ("update_deployments_list", "/v1/system/update/deployments")
+        }
+        "user_list" => ("user_list", "/users"),
+        "vpc_create" => {
+            (
+                "vpc_create",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs",
+            )
+        }
+        "vpc_delete" => {
+            (
+                "vpc_delete",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
+            )
+        }
+        "vpc_firewall_rules_update" => {
+            (
+                "vpc_firewall_rules_update",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
+            )
+        }
+        "vpc_firewall_rules_view" => {
+            (
+                "vpc_firewall_rules_view",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/firewall/rules",
+            )
+        }
+        "vpc_list" => {
+            (
+                "vpc_list",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs",
+            )
+        }
+        "vpc_router_create" => {
+            (
+                "vpc_router_create",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
+            )
+        }
+        "vpc_router_delete" => {
+            (
+                "vpc_router_delete",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
+            )
+        }
+        "vpc_router_list" => {
+            (
+                "vpc_router_list",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers",
+            )
+        }
+        "vpc_router_route_create" => {
+            (
+                "vpc_router_route_create",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
+            )
+        }
+        "vpc_router_route_delete" => {
+            (
+                "vpc_router_route_delete",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
+            )
+        }
+        "vpc_router_route_list" => {
+            (
+                "vpc_router_route_list",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes",
+            )
+        }
+        "vpc_router_route_update" => {
+            (
+                "vpc_router_route_update",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
+            )
+        }
+        "vpc_router_route_view" => {
+            (
+                "vpc_router_route_view",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}/routes/{route_name}",
+            )
+        }
+        "vpc_router_route_view_by_id" => {
+            ("vpc_router_route_view_by_id", "/by-id/vpc-router-routes/{id}")
+        }
+        "vpc_router_update" => {
+            (
+                "vpc_router_update",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
+            )
+        }
+        "vpc_router_view" => {
+            (
+                "vpc_router_view",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/routers/{router_name}",
+            )
+        }
+        "vpc_router_view_by_id" => ("vpc_router_view_by_id", "/by-id/vpc-routers/{id}"),
+        "vpc_subnet_create" => {
+            (
+                "vpc_subnet_create",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
+            )
+        }
+        "vpc_subnet_delete" => {
+            (
+                "vpc_subnet_delete",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
+            )
+        }
+        "vpc_subnet_list" => {
+            (
+                "vpc_subnet_list",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets",
+            )
+        }
+        "vpc_subnet_list_network_interfaces" => {
+            (
+                "vpc_subnet_list_network_interfaces",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}/network-interfaces",
+            )
+        }
+        "vpc_subnet_update" => {
+            (
+                "vpc_subnet_update",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
+            )
+        }
+        "vpc_subnet_view" => {
+            (
+                "vpc_subnet_view",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}/subnets/{subnet_name}",
+            )
+        }
+        "vpc_subnet_view_by_id" => ("vpc_subnet_view_by_id", "/by-id/vpc-subnets/{id}"),
+        "vpc_update" => {
+            (
+                "vpc_update",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
+            )
+        }
+        "vpc_view" => {
+            (
+                "vpc_view",
+                "/organizations/{organization_name}/projects/{project_name}/vpcs/{vpc_name}",
+            )
+        }
+        "vpc_view_by_id" => ("vpc_view_by_id", "/by-id/vpcs/{id}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).

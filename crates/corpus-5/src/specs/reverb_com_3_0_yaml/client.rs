@@ -10055,7 +10055,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -10066,6 +10067,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -10086,6 +10088,476 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_listings_by_listing_id_images_by_image_id" => {
+            (
+                "delete_listings_by_listing_id_images_by_image_id",
+                "/listings/{listing_id}/images/{image_id}",
+            )
+        }
+        "delete_listings_by_slug" => ("delete_listings_by_slug", "/listings/{slug}"),
+        "delete_my_addresses_by_address_id" => {
+            ("delete_my_addresses_by_address_id", "/my/addresses/{address_id}")
+        }
+        "delete_my_curated_set_product_by_product_id" => {
+            (
+                "delete_my_curated_set_product_by_product_id",
+                "/my/curated_set/product/{product_id}",
+            )
+        }
+        "delete_my_follows_brands_by_slug" => {
+            ("delete_my_follows_brands_by_slug", "/my/follows/brands/{slug}")
+        }
+        "delete_my_follows_by_follow_id" => {
+            ("delete_my_follows_by_follow_id", "/my/follows/{follow_id}")
+        }
+        "delete_my_follows_by_follow_id_alert" => {
+            ("delete_my_follows_by_follow_id_alert", "/my/follows/{follow_id}/alert")
+        }
+        "delete_my_follows_categories_by_category_by_subcategory" => {
+            (
+                "delete_my_follows_categories_by_category_by_subcategory",
+                "/my/follows/categories/{category}/{subcategory}",
+            )
+        }
+        "delete_my_follows_categories_by_identifier" => {
+            (
+                "delete_my_follows_categories_by_identifier",
+                "/my/follows/categories/{identifier}",
+            )
+        }
+        "delete_my_follows_collections_by_slug" => {
+            ("delete_my_follows_collections_by_slug", "/my/follows/collections/{slug}")
+        }
+        "delete_my_follows_handpicked_by_slug" => {
+            ("delete_my_follows_handpicked_by_slug", "/my/follows/handpicked/{slug}")
+        }
+        "delete_my_follows_shops_by_slug" => {
+            ("delete_my_follows_shops_by_slug", "/my/follows/shops/{slug}")
+        }
+        "delete_my_wishlist_by_id" => ("delete_my_wishlist_by_id", "/my/wishlist/{id}"),
+        "delete_sales_by_sale_id_listings" => {
+            ("delete_sales_by_sale_id_listings", "/sales/{sale_id}/listings")
+        }
+        "delete_shop_vacation" => ("delete_shop_vacation", "/shop/vacation"),
+        "delete_wants_by_id" => ("delete_wants_by_id", "/wants/{id}"),
+        "delete_webhooks_registrations_by_id" => {
+            ("delete_webhooks_registrations_by_id", "/webhooks/registrations/{id}")
+        }
+        "get_articles" => ("get_articles", "/articles"),
+        "get_articles_categories" => ("get_articles_categories", "/articles/categories"),
+        "get_categories" => ("get_categories", "/categories"),
+        "get_categories_by_product_type_by_category" => {
+            (
+                "get_categories_by_product_type_by_category",
+                "/categories/{product_type}/{category}",
+            )
+        }
+        "get_categories_by_uuid" => ("get_categories_by_uuid", "/categories/{uuid}"),
+        "get_categories_flat" => ("get_categories_flat", "/categories/flat"),
+        "get_categories_taxonomy" => ("get_categories_taxonomy", "/categories/taxonomy"),
+        "get_comparison_shopping_pages" => {
+            ("get_comparison_shopping_pages", "/comparison_shopping_pages")
+        }
+        "get_comparison_shopping_pages_by_id" => {
+            ("get_comparison_shopping_pages_by_id", "/comparison_shopping_pages/{id}")
+        }
+        "get_comparison_shopping_pages_by_id_listings" => {
+            (
+                "get_comparison_shopping_pages_by_id_listings",
+                "/comparison_shopping_pages/{id}/listings",
+            )
+        }
+        "get_comparison_shopping_pages_by_id_reviews" => {
+            (
+                "get_comparison_shopping_pages_by_id_reviews",
+                "/comparison_shopping_pages/{id}/reviews",
+            )
+        }
+        "get_comparison_shopping_pages_find" => {
+            ("get_comparison_shopping_pages_find", "/comparison_shopping_pages/find")
+        }
+        "get_countries" => ("get_countries", "/countries"),
+        "get_csps" => ("get_csps", "/csps"),
+        "get_csps_by_id" => ("get_csps_by_id", "/csps/{id}"),
+        "get_csps_categories" => ("get_csps_categories", "/csps/categories"),
+        "get_csps_find" => ("get_csps_find", "/csps/find"),
+        "get_curated_sets_by_slug" => {
+            ("get_curated_sets_by_slug", "/curated_sets/{slug}")
+        }
+        "get_currencies_display" => ("get_currencies_display", "/currencies/display"),
+        "get_currencies_listing" => ("get_currencies_listing", "/currencies/listing"),
+        "get_feedback_by_feedback_id" => {
+            ("get_feedback_by_feedback_id", "/feedback/{feedback_id}")
+        }
+        "get_handpicked_by_slug" => ("get_handpicked_by_slug", "/handpicked/{slug}"),
+        "get_listing_conditions" => ("get_listing_conditions", "/listing_conditions"),
+        "get_listings" => ("get_listings", "/listings"),
+        "get_listings_all" => ("get_listings_all", "/listings/all"),
+        "get_listings_by_id_negotiation" => {
+            ("get_listings_by_id_negotiation", "/listings/{id}/negotiation")
+        }
+        "get_listings_by_listing_id_bump" => {
+            ("get_listings_by_listing_id_bump", "/listings/{listing_id}/bump")
+        }
+        "get_listings_by_listing_id_images" => {
+            ("get_listings_by_listing_id_images", "/listings/{listing_id}/images")
+        }
+        "get_listings_by_listing_id_sales" => {
+            ("get_listings_by_listing_id_sales", "/listings/{listing_id}/sales")
+        }
+        "get_listings_by_slug" => ("get_listings_by_slug", "/listings/{slug}"),
+        "get_listings_by_slug_edit" => {
+            ("get_listings_by_slug_edit", "/listings/{slug}/edit")
+        }
+        "get_listings_by_slug_reviews" => {
+            ("get_listings_by_slug_reviews", "/listings/{slug}/reviews")
+        }
+        "get_listings_by_slug_similar_listings" => {
+            (
+                "get_listings_by_slug_similar_listings",
+                "/listings/{slug}/similar_listings",
+            )
+        }
+        "get_listings_facets_seller_location" => {
+            ("get_listings_facets_seller_location", "/listings/facets/seller_location")
+        }
+        "get_my_account" => ("get_my_account", "/my/account"),
+        "get_my_addresses" => ("get_my_addresses", "/my/addresses"),
+        "get_my_conversations" => ("get_my_conversations", "/my/conversations"),
+        "get_my_conversations_by_id" => {
+            ("get_my_conversations_by_id", "/my/conversations/{id}")
+        }
+        "get_my_counts" => ("get_my_counts", "/my/counts"),
+        "get_my_feed" => ("get_my_feed", "/my/feed"),
+        "get_my_feed_customize" => ("get_my_feed_customize", "/my/feed/customize"),
+        "get_my_feed_grid" => ("get_my_feed_grid", "/my/feed/grid"),
+        "get_my_feedback_received" => {
+            ("get_my_feedback_received", "/my/feedback/received")
+        }
+        "get_my_feedback_sent" => ("get_my_feedback_sent", "/my/feedback/sent"),
+        "get_my_follows" => ("get_my_follows", "/my/follows"),
+        "get_my_follows_articles" => ("get_my_follows_articles", "/my/follows/articles"),
+        "get_my_follows_brands_by_slug" => {
+            ("get_my_follows_brands_by_slug", "/my/follows/brands/{slug}")
+        }
+        "get_my_follows_categories_by_category_by_subcategory" => {
+            (
+                "get_my_follows_categories_by_category_by_subcategory",
+                "/my/follows/categories/{category}/{subcategory}",
+            )
+        }
+        "get_my_follows_categories_by_identifier" => {
+            (
+                "get_my_follows_categories_by_identifier",
+                "/my/follows/categories/{identifier}",
+            )
+        }
+        "get_my_follows_collections_by_slug" => {
+            ("get_my_follows_collections_by_slug", "/my/follows/collections/{slug}")
+        }
+        "get_my_follows_handpicked_by_slug" => {
+            ("get_my_follows_handpicked_by_slug", "/my/follows/handpicked/{slug}")
+        }
+        "get_my_follows_search" => ("get_my_follows_search", "/my/follows/search"),
+        "get_my_follows_shops_by_slug" => {
+            ("get_my_follows_shops_by_slug", "/my/follows/shops/{slug}")
+        }
+        "get_my_listings" => ("get_my_listings", "/my/listings"),
+        "get_my_listings_drafts" => ("get_my_listings_drafts", "/my/listings/drafts"),
+        "get_my_listings_negotiations" => {
+            ("get_my_listings_negotiations", "/my/listings/negotiations")
+        }
+        "get_my_lists" => ("get_my_lists", "/my/lists"),
+        "get_my_negotiations_buying" => {
+            ("get_my_negotiations_buying", "/my/negotiations/buying")
+        }
+        "get_my_negotiations_by_id" => {
+            ("get_my_negotiations_by_id", "/my/negotiations/{id}")
+        }
+        "get_my_orders_awaiting_feedback" => {
+            ("get_my_orders_awaiting_feedback", "/my/orders/awaiting_feedback")
+        }
+        "get_my_orders_buying_all" => {
+            ("get_my_orders_buying_all", "/my/orders/buying/all")
+        }
+        "get_my_orders_buying_by_id" => {
+            ("get_my_orders_buying_by_id", "/my/orders/buying/{id}")
+        }
+        "get_my_orders_buying_by_uuid_by_uuid" => {
+            ("get_my_orders_buying_by_uuid_by_uuid", "/my/orders/buying/by_uuid/{uuid}")
+        }
+        "get_my_orders_buying_unpaid" => {
+            ("get_my_orders_buying_unpaid", "/my/orders/buying/unpaid")
+        }
+        "get_my_orders_selling_all" => {
+            ("get_my_orders_selling_all", "/my/orders/selling/all")
+        }
+        "get_my_orders_selling_awaiting_shipment" => {
+            (
+                "get_my_orders_selling_awaiting_shipment",
+                "/my/orders/selling/awaiting_shipment",
+            )
+        }
+        "get_my_orders_selling_buyer_history_by_buyer_id" => {
+            (
+                "get_my_orders_selling_buyer_history_by_buyer_id",
+                "/my/orders/selling/buyer_history/{buyer_id}",
+            )
+        }
+        "get_my_orders_selling_by_id" => {
+            ("get_my_orders_selling_by_id", "/my/orders/selling/{id}")
+        }
+        "get_my_orders_selling_by_uuid_by_uuid" => {
+            (
+                "get_my_orders_selling_by_uuid_by_uuid",
+                "/my/orders/selling/by_uuid/{uuid}",
+            )
+        }
+        "get_my_orders_selling_unpaid" => {
+            ("get_my_orders_selling_unpaid", "/my/orders/selling/unpaid")
+        }
+        "get_my_payments_selling" => ("get_my_payments_selling", "/my/payments/selling"),
+        "get_my_payments_selling_by_id" => {
+            ("get_my_payments_selling_by_id", "/my/payments/selling/{id}")
+        }
+        "get_my_payouts" => ("get_my_payouts", "/my/payouts"),
+        "get_my_payouts_by_id_line_items" => {
+            ("get_my_payouts_by_id_line_items", "/my/payouts/{id}/line_items")
+        }
+        "get_my_refund_requests_selling" => {
+            ("get_my_refund_requests_selling", "/my/refund_requests/selling")
+        }
+        "get_my_viewed_listings" => ("get_my_viewed_listings", "/my/viewed_listings"),
+        "get_my_wishlist" => ("get_my_wishlist", "/my/wishlist"),
+        "get_orders_by_order_id_feedback_buyer" => {
+            (
+                "get_orders_by_order_id_feedback_buyer",
+                "/orders/{order_id}/feedback/buyer",
+            )
+        }
+        "get_orders_by_order_id_feedback_seller" => {
+            (
+                "get_orders_by_order_id_feedback_seller",
+                "/orders/{order_id}/feedback/seller",
+            )
+        }
+        "get_payment_methods" => ("get_payment_methods", "/payment_methods"),
+        "get_priceguide_by_id_transactions_summary" => {
+            (
+                "get_priceguide_by_id_transactions_summary",
+                "/priceguide/{id}/transactions/summary",
+            )
+        }
+        "get_products_by_slug_reviews" => {
+            ("get_products_by_slug_reviews", "/products/{slug}/reviews")
+        }
+        "get_products_reviews_by_id" => {
+            ("get_products_reviews_by_id", "/products/reviews/{id}")
+        }
+        "get_sales_by_slug" => ("get_sales_by_slug", "/sales/{slug}"),
+        "get_sales_reverb" => ("get_sales_reverb", "/sales/reverb"),
+        "get_sales_seller" => ("get_sales_seller", "/sales/seller"),
+        "get_shipping_providers" => ("get_shipping_providers", "/shipping/providers"),
+        "get_shipping_regions" => ("get_shipping_regions", "/shipping/regions"),
+        "get_shop" => ("get_shop", "/shop"),
+        "get_shop_listing_conditions" => {
+            ("get_shop_listing_conditions", "/shop/listing_conditions")
+        }
+        "get_shop_payment_methods" => {
+            ("get_shop_payment_methods", "/shop/payment_methods")
+        }
+        "get_shop_vacation" => ("get_shop_vacation", "/shop/vacation"),
+        "get_shops_by_id_storefronts" => {
+            ("get_shops_by_id_storefronts", "/shops/{id}/storefronts")
+        }
+        "get_shops_by_shop_id_shipping_profiles" => {
+            (
+                "get_shops_by_shop_id_shipping_profiles",
+                "/shops/{shop_id}/shipping_profiles",
+            )
+        }
+        "get_shops_by_slug" => ("get_shops_by_slug", "/shops/{slug}"),
+        "get_shops_by_slug_feedback" => {
+            ("get_shops_by_slug_feedback", "/shops/{slug}/feedback")
+        }
+        "get_shops_by_slug_feedback_buyer" => {
+            ("get_shops_by_slug_feedback_buyer", "/shops/{slug}/feedback/buyer")
+        }
+        "get_shops_by_slug_feedback_seller" => {
+            ("get_shops_by_slug_feedback_seller", "/shops/{slug}/feedback/seller")
+        }
+        "get_wants" => ("get_wants", "/wants"),
+        "get_webhooks_registrations" => {
+            ("get_webhooks_registrations", "/webhooks/registrations")
+        }
+        "get_webhooks_registrations_by_id" => {
+            ("get_webhooks_registrations_by_id", "/webhooks/registrations/{id}")
+        }
+        "post_conversations_by_conversation_id_offer" => {
+            (
+                "post_conversations_by_conversation_id_offer",
+                "/conversations/{conversation_id}/offer",
+            )
+        }
+        "post_conversations_by_id_offer" => {
+            ("post_conversations_by_id_offer", "/conversations/{id}/offer")
+        }
+        "post_listings" => ("post_listings", "/listings"),
+        "post_listings_by_id_offer" => {
+            ("post_listings_by_id_offer", "/listings/{id}/offer")
+        }
+        "post_listings_by_listing_id_bump_by_budget_type" => {
+            (
+                "post_listings_by_listing_id_bump_by_budget_type",
+                "/listings/{listing_id}/bump/{budget_type}",
+            )
+        }
+        "post_listings_by_listing_id_conversations" => {
+            (
+                "post_listings_by_listing_id_conversations",
+                "/listings/{listing_id}/conversations",
+            )
+        }
+        "post_listings_by_slug_flag" => {
+            ("post_listings_by_slug_flag", "/listings/{slug}/flag")
+        }
+        "post_listings_by_slug_reviews" => {
+            ("post_listings_by_slug_reviews", "/listings/{slug}/reviews")
+        }
+        "post_my_addresses" => ("post_my_addresses", "/my/addresses"),
+        "post_my_conversations" => ("post_my_conversations", "/my/conversations"),
+        "post_my_conversations_by_conversation_id_messages" => {
+            (
+                "post_my_conversations_by_conversation_id_messages",
+                "/my/conversations/{conversation_id}/messages",
+            )
+        }
+        "post_my_curated_set_product_by_product_id" => {
+            (
+                "post_my_curated_set_product_by_product_id",
+                "/my/curated_set/product/{product_id}",
+            )
+        }
+        "post_my_follows_articles" => {
+            ("post_my_follows_articles", "/my/follows/articles")
+        }
+        "post_my_follows_brands_by_slug" => {
+            ("post_my_follows_brands_by_slug", "/my/follows/brands/{slug}")
+        }
+        "post_my_follows_by_follow_id_alert" => {
+            ("post_my_follows_by_follow_id_alert", "/my/follows/{follow_id}/alert")
+        }
+        "post_my_follows_categories_by_category_by_subcategory" => {
+            (
+                "post_my_follows_categories_by_category_by_subcategory",
+                "/my/follows/categories/{category}/{subcategory}",
+            )
+        }
+        "post_my_follows_categories_by_identifier" => {
+            (
+                "post_my_follows_categories_by_identifier",
+                "/my/follows/categories/{identifier}",
+            )
+        }
+        "post_my_follows_categories_by_uuid" => {
+            ("post_my_follows_categories_by_uuid", "/my/follows/categories/{uuid}")
+        }
+        "post_my_follows_collections_by_slug" => {
+            ("post_my_follows_collections_by_slug", "/my/follows/collections/{slug}")
+        }
+        "post_my_follows_handpicked_by_slug" => {
+            ("post_my_follows_handpicked_by_slug", "/my/follows/handpicked/{slug}")
+        }
+        "post_my_follows_search" => ("post_my_follows_search", "/my/follows/search"),
+        "post_my_follows_shops_by_slug" => {
+            ("post_my_follows_shops_by_slug", "/my/follows/shops/{slug}")
+        }
+        "post_my_negotiations_by_id_accept" => {
+            ("post_my_negotiations_by_id_accept", "/my/negotiations/{id}/accept")
+        }
+        "post_my_negotiations_by_id_counter" => {
+            ("post_my_negotiations_by_id_counter", "/my/negotiations/{id}/counter")
+        }
+        "post_my_negotiations_by_id_decline" => {
+            ("post_my_negotiations_by_id_decline", "/my/negotiations/{id}/decline")
+        }
+        "post_my_orders_buying_by_id_mark_received" => {
+            (
+                "post_my_orders_buying_by_id_mark_received",
+                "/my/orders/buying/{id}/mark_received",
+            )
+        }
+        "post_my_orders_selling_by_id_mark_picked_up" => {
+            (
+                "post_my_orders_selling_by_id_mark_picked_up",
+                "/my/orders/selling/{id}/mark_picked_up",
+            )
+        }
+        "post_my_orders_selling_by_id_ship" => {
+            ("post_my_orders_selling_by_id_ship", "/my/orders/selling/{id}/ship")
+        }
+        "post_my_orders_selling_by_order_id_refund_requests" => {
+            (
+                "post_my_orders_selling_by_order_id_refund_requests",
+                "/my/orders/selling/{order_id}/refund_requests",
+            )
+        }
+        "post_orders_by_order_id_feedback_buyer" => {
+            (
+                "post_orders_by_order_id_feedback_buyer",
+                "/orders/{order_id}/feedback/buyer",
+            )
+        }
+        "post_orders_by_order_id_feedback_seller" => {
+            (
+                "post_orders_by_order_id_feedback_seller",
+                "/orders/{order_id}/feedback/seller",
+            )
+        }
+        "post_products_by_slug_reviews" => {
+            ("post_products_by_slug_reviews", "/products/{slug}/reviews")
+        }
+        "post_sales_by_sale_id_listings" => {
+            ("post_sales_by_sale_id_listings", "/sales/{sale_id}/listings")
+        }
+        "post_shop_vacation" => ("post_shop_vacation", "/shop/vacation"),
+        "post_webhooks_registrations" => {
+            ("post_webhooks_registrations", "/webhooks/registrations")
+        }
+        "put_listings_by_slug" => ("put_listings_by_slug", "/listings/{slug}"),
+        "put_my_account" => ("put_my_account", "/my/account"),
+        "put_my_addresses_by_address_id" => {
+            ("put_my_addresses_by_address_id", "/my/addresses/{address_id}")
+        }
+        "put_my_conversations_by_id" => {
+            ("put_my_conversations_by_id", "/my/conversations/{id}")
+        }
+        "put_my_listings_by_slug_state_end" => {
+            ("put_my_listings_by_slug_state_end", "/my/listings/{slug}/state/end")
+        }
+        "put_my_refund_requests_selling_by_id" => {
+            ("put_my_refund_requests_selling_by_id", "/my/refund_requests/selling/{id}")
+        }
+        "put_my_wishlist_by_id" => ("put_my_wishlist_by_id", "/my/wishlist/{id}"),
+        "put_products_reviews_by_id" => {
+            ("put_products_reviews_by_id", "/products/reviews/{id}")
+        }
+        "put_shop" => ("put_shop", "/shop"),
+        "put_wants_by_id" => ("put_wants_by_id", "/wants/{id}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.reverb.com/api";

@@ -10828,7 +10828,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -10839,6 +10840,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -10859,6 +10861,157 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "abort_bulk_action_v1" => {
+            ("abort_bulk_action_v1", "/api/v1/bulk-actions/{bulkActionId}/abort")
+        }
+        "activate_schedule_v1" => {
+            ("activate_schedule_v1", "/api/v1/schedules/{schedule_id}/activate")
+        }
+        "add_run_tags_v1" => ("add_run_tags_v1", "/api/v1/runs/{runId}/tags"),
+        "batch_trigger_task_by_id_v1" => {
+            ("batch_trigger_task_by_id_v1", "/api/v1/tasks/{taskIdentifier}/batch")
+        }
+        "batch_trigger_task_v1" => ("batch_trigger_task_v1", "/api/v1/tasks/batch"),
+        "cancel_run_v1" => ("cancel_run_v1", "/api/v2/runs/{runId}/cancel"),
+        "close_session_v1" => ("close_session_v1", "/api/v1/sessions/{session}/close"),
+        "complete_waitpoint_token_callback_v1" => {
+            (
+                "complete_waitpoint_token_callback_v1",
+                "/api/v1/waitpoints/tokens/{waitpointId}/callback/{callbackHash}",
+            )
+        }
+        "complete_waitpoint_token_v1" => {
+            (
+                "complete_waitpoint_token_v1",
+                "/api/v1/waitpoints/tokens/{waitpointId}/complete",
+            )
+        }
+        "create_bulk_action_v1" => ("create_bulk_action_v1", "/api/v1/bulk-actions"),
+        "create_project_envvar_v1" => {
+            ("create_project_envvar_v1", "/api/v1/projects/{projectRef}/envvars/{env}")
+        }
+        "create_schedule_v1" => ("create_schedule_v1", "/api/v1/schedules"),
+        "create_session_v1" => ("create_session_v1", "/api/v1/sessions"),
+        "create_waitpoint_token_v1" => {
+            ("create_waitpoint_token_v1", "/api/v1/waitpoints/tokens")
+        }
+        "deactivate_schedule_v1" => {
+            ("deactivate_schedule_v1", "/api/v1/schedules/{schedule_id}/deactivate")
+        }
+        "delete_project_envvar_v1" => {
+            (
+                "delete_project_envvar_v1",
+                "/api/v1/projects/{projectRef}/envvars/{env}/{name}",
+            )
+        }
+        "delete_schedule_v1" => ("delete_schedule_v1", "/api/v1/schedules/{schedule_id}"),
+        "execute_query_v1" => ("execute_query_v1", "/api/v1/query"),
+        "get_batch_results_v1" => {
+            ("get_batch_results_v1", "/api/v1/batches/{batchId}/results")
+        }
+        "get_deployment_v1" => {
+            ("get_deployment_v1", "/api/v1/deployments/{deploymentId}")
+        }
+        "get_latest_deployment_v1" => {
+            ("get_latest_deployment_v1", "/api/v1/deployments/latest")
+        }
+        "get_project_envvar_v1" => {
+            (
+                "get_project_envvar_v1",
+                "/api/v1/projects/{projectRef}/envvars/{env}/{name}",
+            )
+        }
+        "get_query_schema_v1" => ("get_query_schema_v1", "/api/v1/query/schema"),
+        "get_run_events_v1" => ("get_run_events_v1", "/api/v1/runs/{runId}/events"),
+        "get_run_result_v1" => ("get_run_result_v1", "/api/v1/runs/{runId}/result"),
+        "get_run_trace_v1" => ("get_run_trace_v1", "/api/v1/runs/{runId}/trace"),
+        "get_schedule_v1" => ("get_schedule_v1", "/api/v1/schedules/{schedule_id}"),
+        "get_timezones_v1" => ("get_timezones_v1", "/api/v1/timezones"),
+        "ignore_error_v1" => ("ignore_error_v1", "/api/v1/errors/{errorId}/ignore"),
+        "list_bulk_actions_v1" => ("list_bulk_actions_v1", "/api/v1/bulk-actions"),
+        "list_dashboards_v1" => ("list_dashboards_v1", "/api/v1/query/dashboards"),
+        "list_deployments_v1" => ("list_deployments_v1", "/api/v1/deployments"),
+        "list_errors_v1" => ("list_errors_v1", "/api/v1/errors"),
+        "list_project_envvars_v1" => {
+            ("list_project_envvars_v1", "/api/v1/projects/{projectRef}/envvars/{env}")
+        }
+        "list_project_runs_v1" => {
+            ("list_project_runs_v1", "/api/v1/projects/{projectRef}/runs")
+        }
+        "list_queues_v1" => ("list_queues_v1", "/api/v1/queues"),
+        "list_runs_v1" => ("list_runs_v1", "/api/v1/runs"),
+        "list_schedules_v1" => ("list_schedules_v1", "/api/v1/schedules"),
+        "list_sessions_v1" => ("list_sessions_v1", "/api/v1/sessions"),
+        "list_waitpoint_tokens_v1" => {
+            ("list_waitpoint_tokens_v1", "/api/v1/waitpoints/tokens")
+        }
+        "override_queue_concurrency_v1" => {
+            (
+                "override_queue_concurrency_v1",
+                "/api/v1/queues/{queueParam}/concurrency/override",
+            )
+        }
+        "pause_queue_v1" => ("pause_queue_v1", "/api/v1/queues/{queueParam}/pause"),
+        "promote_deployment_v1" => {
+            ("promote_deployment_v1", "/api/v1/deployments/{version}/promote")
+        }
+        "replay_run_v1" => ("replay_run_v1", "/api/v1/runs/{runId}/replay"),
+        "reschedule_run_v1" => ("reschedule_run_v1", "/api/v1/runs/{runId}/reschedule"),
+        "reset_queue_concurrency_v1" => {
+            (
+                "reset_queue_concurrency_v1",
+                "/api/v1/queues/{queueParam}/concurrency/reset",
+            )
+        }
+        "resolve_error_v1" => ("resolve_error_v1", "/api/v1/errors/{errorId}/resolve"),
+        "retrieve_batch_v1" => ("retrieve_batch_v1", "/api/v1/batches/{batchId}"),
+        "retrieve_bulk_action_v1" => {
+            ("retrieve_bulk_action_v1", "/api/v1/bulk-actions/{bulkActionId}")
+        }
+        "retrieve_error_v1" => ("retrieve_error_v1", "/api/v1/errors/{errorId}"),
+        "retrieve_queue_v1" => ("retrieve_queue_v1", "/api/v1/queues/{queueParam}"),
+        "retrieve_run_v1" => ("retrieve_run_v1", "/api/v3/runs/{runId}"),
+        "retrieve_session_v1" => ("retrieve_session_v1", "/api/v1/sessions/{session}"),
+        "retrieve_waitpoint_token_v1" => {
+            ("retrieve_waitpoint_token_v1", "/api/v1/waitpoints/tokens/{waitpointId}")
+        }
+        "trigger_task_v1" => {
+            ("trigger_task_v1", "/api/v1/tasks/{taskIdentifier}/trigger")
+        }
+        "unresolve_error_v1" => {
+            ("unresolve_error_v1", "/api/v1/errors/{errorId}/unresolve")
+        }
+        "update_project_envvar_v1" => {
+            (
+                "update_project_envvar_v1",
+                "/api/v1/projects/{projectRef}/envvars/{env}/{name}",
+            )
+        }
+        "update_run_metadata_v1" => {
+            ("update_run_metadata_v1", "/api/v1/runs/{runId}/metadata")
+        }
+        "update_schedule_v1" => ("update_schedule_v1", "/api/v1/schedules/{schedule_id}"),
+        "update_session_v1" => ("update_session_v1", "/api/v1/sessions/{session}"),
+        "upload_project_envvars_v1" => {
+            (
+                "upload_project_envvars_v1",
+                "/api/v1/projects/{projectRef}/envvars/{env}/import",
+            )
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Trigger.dev API base URL, from the spec's `servers`.
 pub const TRIGGER_DEV_API_BASE_URL: &str = "https://api.trigger.dev";

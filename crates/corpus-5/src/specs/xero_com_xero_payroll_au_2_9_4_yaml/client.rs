@@ -5717,7 +5717,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -5728,6 +5729,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -5748,6 +5750,55 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_employee" => ("createEmployee", "/Employees"),
+        "create_leave_application" => ("createLeaveApplication", "/LeaveApplications"),
+        "create_pay_item" => ("createPayItem", "/PayItems"),
+        "create_pay_run" => ("createPayRun", "/PayRuns"),
+        "create_payroll_calendar" => ("createPayrollCalendar", "/PayrollCalendars"),
+        "create_superfund" => ("createSuperfund", "/Superfunds"),
+        "create_timesheet" => ("createTimesheet", "/Timesheets"),
+        "get_employee" => ("getEmployee", "/Employees/{EmployeeID}"),
+        "get_employees" => ("getEmployees", "/Employees"),
+        "get_leave_application" => {
+            ("getLeaveApplication", "/LeaveApplications/{LeaveApplicationID}")
+        }
+        "get_leave_applications" => ("getLeaveApplications", "/LeaveApplications"),
+        "get_pay_items" => ("getPayItems", "/PayItems"),
+        "get_pay_run" => ("getPayRun", "/PayRuns/{PayRunID}"),
+        "get_pay_runs" => ("getPayRuns", "/PayRuns"),
+        "get_payroll_calendar" => {
+            ("getPayrollCalendar", "/PayrollCalendars/{PayrollCalendarID}")
+        }
+        "get_payroll_calendars" => ("getPayrollCalendars", "/PayrollCalendars"),
+        "get_payslip" => ("getPayslip", "/Payslip/{PayslipID}"),
+        "get_settings" => ("getSettings", "/Settings"),
+        "get_superfund" => ("getSuperfund", "/Superfunds/{SuperFundID}"),
+        "get_superfund_products" => ("getSuperfundProducts", "/SuperfundProducts"),
+        "get_superfunds" => ("getSuperfunds", "/Superfunds"),
+        "get_timesheet" => ("getTimesheet", "/Timesheets/{TimesheetID}"),
+        "get_timesheets" => ("getTimesheets", "/Timesheets"),
+        "update_employee" => ("updateEmployee", "/Employees/{EmployeeID}"),
+        "update_leave_application" => {
+            ("updateLeaveApplication", "/LeaveApplications/{LeaveApplicationID}")
+        }
+        "update_pay_run" => ("updatePayRun", "/PayRuns/{PayRunID}"),
+        "update_payslip" => ("updatePayslip", "/Payslip/{PayslipID}"),
+        "update_superfund" => ("updateSuperfund", "/Superfunds/{SuperFundID}"),
+        "update_timesheet" => ("updateTimesheet", "/Timesheets/{TimesheetID}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The Xero Payroll AU API base URL, from the spec's `servers`.
 pub const XERO_PAYROLL_AU_API_BASE_URL: &str = "https://api.xero.com/payroll.xro/1.0";

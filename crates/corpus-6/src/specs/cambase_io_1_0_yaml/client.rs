@@ -2045,7 +2045,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -2056,6 +2057,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -2076,6 +2078,55 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "api_v1_models_create" => ("Api_V1_Models_create", "/api/v1/models.json"),
+        "api_v1_models_index" => ("Api_V1_Models_index", "/api/v1/models.json"),
+        "api_v1_models_search" => ("Api_V1_Models_search", "/api/v1/models/search.json"),
+        "api_v1_models_show" => ("Api_V1_Models_show", "/api/v1/models/{id}.json"),
+        "api_v1_recorders_create" => {
+            ("Api_V1_Recorders_create", "/api/v1/recorders.json")
+        }
+        "api_v1_recorders_index" => ("Api_V1_Recorders_index", "/api/v1/recorders.json"),
+        "api_v1_recorders_search" => {
+            ("Api_V1_Recorders_search", "/api/v1/recorders/search.json")
+        }
+        "api_v1_recorders_show" => {
+            ("Api_V1_Recorders_show", "/api/v1/recorders/{id}.json")
+        }
+        "api_v1_vendors_create" => ("Api_V1_Vendors_create", "/api/v1/vendors.json"),
+        "api_v1_vendors_index" => ("Api_V1_Vendors_index", "/api/v1/vendors.json"),
+        "api_v1_vendors_show" => ("Api_V1_Vendors_show", "/api/v1/vendors/{id}.json"),
+        "patch_api_v1_models_id_json" => {
+            ("patch_api_v1_models_id_json", "/api/v1/models/{id}.json")
+        }
+        "patch_api_v1_recorders_id_json" => {
+            ("patch_api_v1_recorders_id_json", "/api/v1/recorders/{id}.json")
+        }
+        "patch_api_v1_vendors_id_json" => {
+            ("patch_api_v1_vendors_id_json", "/api/v1/vendors/{id}.json")
+        }
+        "put_api_v1_models_id_json" => {
+            ("put_api_v1_models_id_json", "/api/v1/models/{id}.json")
+        }
+        "put_api_v1_recorders_id_json" => {
+            ("put_api_v1_recorders_id_json", "/api/v1/recorders/{id}.json")
+        }
+        "put_api_v1_vendors_id_json" => {
+            ("put_api_v1_vendors_id_json", "/api/v1/vendors/{id}.json")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "http://api.cambase.io/";

@@ -757,7 +757,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -768,6 +769,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -788,6 +790,39 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_alert_get" => ("createAlertGET", "/alert/{who}/when/{thing}/{condition}"),
+        "get_alert" => ("getAlert", "/get/alert/for/{thing}"),
+        "get_get_dweets_for_by_thing" => {
+            ("get_get_dweets_for_by_thing", "/get/dweets/for/{thing}")
+        }
+        "get_get_stored_dweets_for_by_thing" => {
+            ("get_get_stored_dweets_for_by_thing", "/get/stored/dweets/for/{thing}")
+        }
+        "get_latest_dweet" => ("getLatestDweet", "/get/latest/dweet/for/{thing}"),
+        "get_stored_alerts" => ("getStoredAlerts", "/get/stored/alerts/for/{thing}"),
+        "listen_for_dweets" => ("listenForDweets", "/listen/for/dweets/from/{thing}"),
+        "lock_thing" => ("lockThing", "/lock/{thing}"),
+        "post_dweet_for_by_thing" => ("post_dweet_for_by_thing", "/dweet/for/{thing}"),
+        "post_dweet_quietly_for_by_thing" => {
+            ("post_dweet_quietly_for_by_thing", "/dweet/quietly/for/{thing}")
+        }
+        "remove_alert" => ("removeAlert", "/remove/alert/for/{thing}"),
+        "remove_lock" => ("removeLock", "/remove/lock/{lock}"),
+        "unlock_thing" => ("unlockThing", "/unlock/{thing}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://dweet.io/";

@@ -1129,7 +1129,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1140,6 +1141,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1160,6 +1162,41 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "site_verification_web_resource_delete" => {
+            ("siteVerification_webResource_delete", "/webResource/{id}")
+        }
+        "site_verification_web_resource_get" => {
+            ("siteVerification_webResource_get", "/webResource/{id}")
+        }
+        "site_verification_web_resource_get_token" => {
+            ("siteVerification_webResource_getToken", "/token")
+        }
+        "site_verification_web_resource_insert" => {
+            ("siteVerification_webResource_insert", "/webResource")
+        }
+        "site_verification_web_resource_list" => {
+            ("siteVerification_webResource_list", "/webResource")
+        }
+        "site_verification_web_resource_patch" => {
+            ("siteVerification_webResource_patch", "/webResource/{id}")
+        }
+        "site_verification_web_resource_update" => {
+            ("siteVerification_webResource_update", "/webResource/{id}")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://www.googleapis.com/siteVerification/v1";

@@ -890,7 +890,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -901,6 +902,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -921,6 +923,44 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_communication_preferences_v3_definitions_get_page" => {
+            (
+                "get_communication_preferences_v3_definitions_getPage",
+                "/communication-preferences/v3/definitions",
+            )
+        }
+        "get_communication_preferences_v3_status_email_email_address_get_email_status" => {
+            (
+                "get_communication_preferences_v3_status_email_emailAddress_getEmailStatus",
+                "/communication-preferences/v3/status/email/{emailAddress}",
+            )
+        }
+        "post_communication_preferences_v3_subscribe_subscribe" => {
+            (
+                "post_communication_preferences_v3_subscribe_subscribe",
+                "/communication-preferences/v3/subscribe",
+            )
+        }
+        "post_communication_preferences_v3_unsubscribe_unsubscribe" => {
+            (
+                "post_communication_preferences_v3_unsubscribe_unsubscribe",
+                "/communication-preferences/v3/unsubscribe",
+            )
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.hubapi.com/";

@@ -956,7 +956,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -967,6 +968,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -987,6 +989,34 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "instance_ensure" => ("instance_ensure", "/instance"),
+        "instance_get" => ("instance_get", "/instance"),
+        "instance_issue_crucible_snapshot_request" => {
+            (
+                "instance_issue_crucible_snapshot_request",
+                "/instance/disk/{id}/snapshot/{snapshot_id}",
+            )
+        }
+        "instance_migrate_status" => {
+            ("instance_migrate_status", "/instance/migrate/status")
+        }
+        "instance_serial" => ("instance_serial", "/instance/serial"),
+        "instance_state_monitor" => ("instance_state_monitor", "/instance/state-monitor"),
+        "instance_state_put" => ("instance_state_put", "/instance/state"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).

@@ -2465,7 +2465,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -2476,6 +2477,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -2496,6 +2498,100 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_qshow" => ("delete_qshow", "/qshow"),
+        "delete_quote" => ("delete_quote", "/quote"),
+        "delete_quote_dislike" => ("delete_quote_dislike", "/quote/dislike"),
+        "delete_quote_image" => ("delete_quote_image", "/quote/image"),
+        "delete_quote_image_background" => {
+            ("delete_quote_image_background", "/quote/image/background")
+        }
+        "delete_quote_image_font" => ("delete_quote_image_font", "/quote/image/font"),
+        "delete_quote_like" => ("delete_quote_like", "/quote/like"),
+        "get_qod" => ("get_qod", "/qod"),
+        "get_qod_categories" => ("get_qod_categories", "/qod/categories"),
+        "get_qod_languages" => ("get_qod_languages", "/qod/languages"),
+        "get_qshow" => ("get_qshow", "/qshow"),
+        "get_qshow_list" => ("get_qshow_list", "/qshow/list"),
+        "get_qshow_quotes" => ("get_qshow_quotes", "/qshow/quotes"),
+        "get_quote" => ("get_quote", "/quote"),
+        "get_quote_authors_popular" => {
+            ("get_quote_authors_popular", "/quote/authors/popular")
+        }
+        "get_quote_authors_search" => {
+            ("get_quote_authors_search", "/quote/authors/search")
+        }
+        "get_quote_categories_popular" => {
+            ("get_quote_categories_popular", "/quote/categories/popular")
+        }
+        "get_quote_categories_search" => {
+            ("get_quote_categories_search", "/quote/categories/search")
+        }
+        "get_quote_image" => ("get_quote_image", "/quote/image"),
+        "get_quote_image_background_list" => {
+            ("get_quote_image_background_list", "/quote/image/background/list")
+        }
+        "get_quote_image_background_search" => {
+            ("get_quote_image_background_search", "/quote/image/background/search")
+        }
+        "get_quote_image_font_list" => {
+            ("get_quote_image_font_list", "/quote/image/font/list")
+        }
+        "get_quote_image_font_search" => {
+            ("get_quote_image_font_search", "/quote/image/font/search")
+        }
+        "get_quote_image_search" => ("get_quote_image_search", "/quote/image/search"),
+        "get_quote_list" => ("get_quote_list", "/quote/list"),
+        "get_quote_random" => ("get_quote_random", "/quote/random"),
+        "get_quote_search" => ("get_quote_search", "/quote/search"),
+        "patch_qshow" => ("patch_qshow", "/qshow"),
+        "patch_quote" => ("patch_quote", "/quote"),
+        "post_qshow_quotes_add" => ("post_qshow_quotes_add", "/qshow/quotes/add"),
+        "post_qshow_quotes_remove" => {
+            ("post_qshow_quotes_remove", "/qshow/quotes/remove")
+        }
+        "post_quote" => ("post_quote", "/quote"),
+        "post_quote_dislike" => ("post_quote_dislike", "/quote/dislike"),
+        "post_quote_image_background" => {
+            ("post_quote_image_background", "/quote/image/background")
+        }
+        "post_quote_image_background_tags_add" => {
+            ("post_quote_image_background_tags_add", "/quote/image/background/tags/add")
+        }
+        "post_quote_image_background_tags_remove" => {
+            (
+                "post_quote_image_background_tags_remove",
+                "/quote/image/background/tags/remove",
+            )
+        }
+        "post_quote_image_font" => ("post_quote_image_font", "/quote/image/font"),
+        "post_quote_image_font_tags_add" => {
+            ("post_quote_image_font_tags_add", "/quote/image/font/tags/add")
+        }
+        "post_quote_image_font_tags_remove" => {
+            ("post_quote_image_font_tags_remove", "/quote/image/font/tags/remove")
+        }
+        "post_quote_like" => ("post_quote_like", "/quote/like"),
+        "post_quote_tags_add" => ("post_quote_tags_add", "/quote/tags/add"),
+        "post_quote_tags_remove" => ("post_quote_tags_remove", "/quote/tags/remove"),
+        "put_qshow" => ("put_qshow", "/qshow"),
+        "put_quote" => ("put_quote", "/quote"),
+        "put_quote_dislike" => ("put_quote_dislike", "/quote/dislike"),
+        "put_quote_image" => ("put_quote_image", "/quote/image"),
+        "put_quote_like" => ("put_quote_like", "/quote/like"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://quotes.rest";

@@ -18087,7 +18087,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -18098,6 +18099,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -18118,6 +18120,204 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_access_token" => {
+            ("CreateAccessToken", "/v2/Services/{ServiceSid}/AccessTokens")
+        }
+        "create_bucket" => {
+            (
+                "CreateBucket",
+                "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets",
+            )
+        }
+        "create_challenge" => {
+            (
+                "CreateChallenge",
+                "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges",
+            )
+        }
+        "create_challenge_passkeys" => {
+            ("CreateChallengePasskeys", "/v2/Services/{ServiceSid}/Passkeys/Challenges")
+        }
+        "create_entity" => ("CreateEntity", "/v2/Services/{ServiceSid}/Entities"),
+        "create_messaging_configuration" => {
+            (
+                "CreateMessagingConfiguration",
+                "/v2/Services/{ServiceSid}/MessagingConfigurations",
+            )
+        }
+        "create_new_factor" => {
+            ("CreateNewFactor", "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors")
+        }
+        "create_new_factor_passkey" => {
+            ("CreateNewFactorPasskey", "/v2/Services/{ServiceSid}/Passkeys/Factors")
+        }
+        "create_notification" => {
+            (
+                "CreateNotification",
+                "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{ChallengeSid}/Notifications",
+            )
+        }
+        "create_rate_limit" => {
+            ("CreateRateLimit", "/v2/Services/{ServiceSid}/RateLimits")
+        }
+        "create_safelist" => ("CreateSafelist", "/v2/SafeList/Numbers"),
+        "create_service" => ("CreateService", "/v2/Services"),
+        "create_verification" => {
+            ("CreateVerification", "/v2/Services/{ServiceSid}/Verifications")
+        }
+        "create_verification_check" => {
+            ("CreateVerificationCheck", "/v2/Services/{ServiceSid}/VerificationCheck")
+        }
+        "create_webhook" => ("CreateWebhook", "/v2/Services/{ServiceSid}/Webhooks"),
+        "delete_bucket" => {
+            (
+                "DeleteBucket",
+                "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets/{Sid}",
+            )
+        }
+        "delete_entity" => {
+            ("DeleteEntity", "/v2/Services/{ServiceSid}/Entities/{Identity}")
+        }
+        "delete_factor" => {
+            (
+                "DeleteFactor",
+                "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors/{Sid}",
+            )
+        }
+        "delete_messaging_configuration" => {
+            (
+                "DeleteMessagingConfiguration",
+                "/v2/Services/{ServiceSid}/MessagingConfigurations/{Country}",
+            )
+        }
+        "delete_rate_limit" => {
+            ("DeleteRateLimit", "/v2/Services/{ServiceSid}/RateLimits/{Sid}")
+        }
+        "delete_safelist" => ("DeleteSafelist", "/v2/SafeList/Numbers/{PhoneNumber}"),
+        "delete_service" => ("DeleteService", "/v2/Services/{Sid}"),
+        "delete_webhook" => ("DeleteWebhook", "/v2/Services/{ServiceSid}/Webhooks/{Sid}"),
+        "fetch_access_token" => {
+            ("FetchAccessToken", "/v2/Services/{ServiceSid}/AccessTokens/{Sid}")
+        }
+        "fetch_bucket" => {
+            (
+                "FetchBucket",
+                "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets/{Sid}",
+            )
+        }
+        "fetch_challenge" => {
+            (
+                "FetchChallenge",
+                "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{Sid}",
+            )
+        }
+        "fetch_entity" => {
+            ("FetchEntity", "/v2/Services/{ServiceSid}/Entities/{Identity}")
+        }
+        "fetch_factor" => {
+            (
+                "FetchFactor",
+                "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors/{Sid}",
+            )
+        }
+        "fetch_form" => ("FetchForm", "/v2/Forms/{FormType}"),
+        "fetch_messaging_configuration" => {
+            (
+                "FetchMessagingConfiguration",
+                "/v2/Services/{ServiceSid}/MessagingConfigurations/{Country}",
+            )
+        }
+        "fetch_rate_limit" => {
+            ("FetchRateLimit", "/v2/Services/{ServiceSid}/RateLimits/{Sid}")
+        }
+        "fetch_safelist" => ("FetchSafelist", "/v2/SafeList/Numbers/{PhoneNumber}"),
+        "fetch_service" => ("FetchService", "/v2/Services/{Sid}"),
+        "fetch_verification" => {
+            ("FetchVerification", "/v2/Services/{ServiceSid}/Verifications/{Sid}")
+        }
+        "fetch_verification_attempt" => {
+            ("FetchVerificationAttempt", "/v2/Attempts/{Sid}")
+        }
+        "fetch_verification_attempts_summary" => {
+            ("FetchVerificationAttemptsSummary", "/v2/Attempts/Summary")
+        }
+        "fetch_webhook" => ("FetchWebhook", "/v2/Services/{ServiceSid}/Webhooks/{Sid}"),
+        "list_bucket" => {
+            ("ListBucket", "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets")
+        }
+        "list_challenge" => {
+            ("ListChallenge", "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges")
+        }
+        "list_entity" => ("ListEntity", "/v2/Services/{ServiceSid}/Entities"),
+        "list_factor" => {
+            ("ListFactor", "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors")
+        }
+        "list_messaging_configuration" => {
+            (
+                "ListMessagingConfiguration",
+                "/v2/Services/{ServiceSid}/MessagingConfigurations",
+            )
+        }
+        "list_rate_limit" => ("ListRateLimit", "/v2/Services/{ServiceSid}/RateLimits"),
+        "list_service" => ("ListService", "/v2/Services"),
+        "list_verification_attempt" => ("ListVerificationAttempt", "/v2/Attempts"),
+        "list_verification_template" => ("ListVerificationTemplate", "/v2/Templates"),
+        "list_webhook" => ("ListWebhook", "/v2/Services/{ServiceSid}/Webhooks"),
+        "update_bucket" => {
+            (
+                "UpdateBucket",
+                "/v2/Services/{ServiceSid}/RateLimits/{RateLimitSid}/Buckets/{Sid}",
+            )
+        }
+        "update_challenge" => {
+            (
+                "UpdateChallenge",
+                "/v2/Services/{ServiceSid}/Entities/{Identity}/Challenges/{Sid}",
+            )
+        }
+        "update_challenge_passkeys" => {
+            (
+                "UpdateChallengePasskeys",
+                "/v2/Services/{ServiceSid}/Passkeys/ApproveChallenge",
+            )
+        }
+        "update_factor" => {
+            (
+                "UpdateFactor",
+                "/v2/Services/{ServiceSid}/Entities/{Identity}/Factors/{Sid}",
+            )
+        }
+        "update_messaging_configuration" => {
+            (
+                "UpdateMessagingConfiguration",
+                "/v2/Services/{ServiceSid}/MessagingConfigurations/{Country}",
+            )
+        }
+        "update_passkeys_factor" => {
+            ("UpdatePasskeysFactor", "/v2/Services/{ServiceSid}/Passkeys/VerifyFactor")
+        }
+        "update_rate_limit" => {
+            ("UpdateRateLimit", "/v2/Services/{ServiceSid}/RateLimits/{Sid}")
+        }
+        "update_service" => ("UpdateService", "/v2/Services/{Sid}"),
+        "update_verification" => {
+            ("UpdateVerification", "/v2/Services/{ServiceSid}/Verifications/{Sid}")
+        }
+        "update_webhook" => ("UpdateWebhook", "/v2/Services/{ServiceSid}/Webhooks/{Sid}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://verify.twilio.com";

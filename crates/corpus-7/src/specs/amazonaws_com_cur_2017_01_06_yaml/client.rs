@@ -1967,7 +1967,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1978,6 +1979,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1998,6 +2000,39 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_report_definition" => ("DeleteReportDefinition", "/"),
+        "describe_report_definitions" => {
+            (
+                "DescribeReportDefinitions",
+                "/#X-Amz-Target=AWSOrigamiServiceGatewayService.DescribeReportDefinitions",
+            )
+        }
+        "modify_report_definition" => {
+            (
+                "ModifyReportDefinition",
+                "/#X-Amz-Target=AWSOrigamiServiceGatewayService.ModifyReportDefinition",
+            )
+        }
+        "put_report_definition" => {
+            (
+                "PutReportDefinition",
+                "/#X-Amz-Target=AWSOrigamiServiceGatewayService.PutReportDefinition",
+            )
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The The AWS Cost and Usage Report Service multi-region endpoint base URL, from the spec's `servers`.
 pub const THE_AWS_COST_AND_USAGE_REPORT_SERVICE_MULTI_REGION_ENDPOINT_BASE_URL: &str = "http://cur.us-east-1.amazonaws.com";

@@ -1756,7 +1756,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1767,6 +1768,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1787,6 +1789,24 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "batch_get_record" => ("BatchGetRecord", "/BatchGetRecord"),
+        "delete_record" => ("DeleteRecord", "/FeatureGroup/{FeatureGroupName}"),
+        "get_record" => ("GetRecord", "/FeatureGroup/{FeatureGroupName}"),
+        "put_record" => ("PutRecord", "/FeatureGroup/{FeatureGroupName}"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The The Amazon SageMaker Feature Store Runtime multi-region endpoint base URL, from the spec's `servers`.
 pub const THE_AMAZON_SAGE_MAKER_FEATURE_STORE_RUNTIME_MULTI_REGION_ENDPOINT_BASE_URL: &str = "http://featurestore-runtime.sagemaker.us-east-1.amazonaws.com";

@@ -1793,7 +1793,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1804,6 +1805,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1824,6 +1826,65 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_webhooks_v3_app_id_settings_clear" => {
+            ("delete_webhooks_v3_appId_settings_clear", "/webhooks/v3/{appId}/settings")
+        }
+        "delete_webhooks_v3_app_id_subscriptions_subscription_id_archive" => {
+            (
+                "delete_webhooks_v3_appId_subscriptions_subscriptionId_archive",
+                "/webhooks/v3/{appId}/subscriptions/{subscriptionId}",
+            )
+        }
+        "get_webhooks_v3_app_id_settings_get_all" => {
+            ("get_webhooks_v3_appId_settings_getAll", "/webhooks/v3/{appId}/settings")
+        }
+        "get_webhooks_v3_app_id_subscriptions_get_all" => {
+            (
+                "get_webhooks_v3_appId_subscriptions_getAll",
+                "/webhooks/v3/{appId}/subscriptions",
+            )
+        }
+        "get_webhooks_v3_app_id_subscriptions_subscription_id_get_by_id" => {
+            (
+                "get_webhooks_v3_appId_subscriptions_subscriptionId_getById",
+                "/webhooks/v3/{appId}/subscriptions/{subscriptionId}",
+            )
+        }
+        "patch_webhooks_v3_app_id_subscriptions_subscription_id_update" => {
+            (
+                "patch_webhooks_v3_appId_subscriptions_subscriptionId_update",
+                "/webhooks/v3/{appId}/subscriptions/{subscriptionId}",
+            )
+        }
+        "post_webhooks_v3_app_id_subscriptions_batch_update_update_batch" => {
+            (
+                "post_webhooks_v3_appId_subscriptions_batch_update_updateBatch",
+                "/webhooks/v3/{appId}/subscriptions/batch/update",
+            )
+        }
+        "post_webhooks_v3_app_id_subscriptions_create" => {
+            (
+                "post_webhooks_v3_appId_subscriptions_create",
+                "/webhooks/v3/{appId}/subscriptions",
+            )
+        }
+        "put_webhooks_v3_app_id_settings_configure" => {
+            ("put_webhooks_v3_appId_settings_configure", "/webhooks/v3/{appId}/settings")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.hubapi.com/";

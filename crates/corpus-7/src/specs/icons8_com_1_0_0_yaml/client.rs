@@ -2490,7 +2490,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -2501,6 +2502,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -2521,6 +2523,44 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_api_iconsets_v3_categories" => {
+            ("get_api_iconsets_v3_categories", "/api/iconsets/v3/categories")
+        }
+        "get_api_iconsets_v3_category" => {
+            ("get_api_iconsets_v3_category", "/api/iconsets/v3/category")
+        }
+        "get_api_iconsets_v3_latest" => {
+            ("get_api_iconsets_v3_latest", "/api/iconsets/v3/latest")
+        }
+        "get_api_iconsets_v3_search" => {
+            ("get_api_iconsets_v3_search", "/api/iconsets/v3/search")
+        }
+        "get_api_iconsets_v3_total" => {
+            ("get_api_iconsets_v3_total", "/api/iconsets/v3/total")
+        }
+        "get_api_iconsets_v4_search" => {
+            ("get_api_iconsets_v4_search", "/api/iconsets/v4/search")
+        }
+        "post_api_task_web_font_collection" => {
+            ("post_api_task_web_font_collection", "/api/task/web-font/collection")
+        }
+        "post_api_task_web_font_icons" => {
+            ("post_api_task_web_font_icons", "/api/task/web-font/icons")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.icons8.com/";

@@ -2391,7 +2391,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -2402,6 +2403,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -2422,6 +2424,92 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "delete_media_by_media_id_comments_by_comment_id" => {
+            (
+                "delete_media_by_media_id_comments_by_comment_id",
+                "/media/{media-id}/comments/{comment-id}",
+            )
+        }
+        "delete_media_by_media_id_likes" => {
+            ("delete_media_by_media_id_likes", "/media/{media-id}/likes")
+        }
+        "get_geographies_by_geo_id_media_recent" => {
+            (
+                "get_geographies_by_geo_id_media_recent",
+                "/geographies/{geo-id}/media/recent",
+            )
+        }
+        "get_locations_by_location_id" => {
+            ("get_locations_by_location_id", "/locations/{location-id}")
+        }
+        "get_locations_by_location_id_media_recent" => {
+            (
+                "get_locations_by_location_id_media_recent",
+                "/locations/{location-id}/media/recent",
+            )
+        }
+        "get_locations_search" => ("get_locations_search", "/locations/search"),
+        "get_media_by_media_id" => ("get_media_by_media_id", "/media/{media-id}"),
+        "get_media_by_media_id_comments" => {
+            ("get_media_by_media_id_comments", "/media/{media-id}/comments")
+        }
+        "get_media_by_media_id_likes" => {
+            ("get_media_by_media_id_likes", "/media/{media-id}/likes")
+        }
+        "get_media_popular" => ("get_media_popular", "/media/popular"),
+        "get_media_search" => ("get_media_search", "/media/search"),
+        "get_media_shortcode_by_shortcode" => {
+            ("get_media_shortcode_by_shortcode", "/media/shortcode/{shortcode}")
+        }
+        "get_tags_by_tag_name" => ("get_tags_by_tag_name", "/tags/{tag-name}"),
+        "get_tags_by_tag_name_media_recent" => {
+            ("get_tags_by_tag_name_media_recent", "/tags/{tag-name}/media/recent")
+        }
+        "get_tags_search" => ("get_tags_search", "/tags/search"),
+        "get_users_by_user_id" => ("get_users_by_user_id", "/users/{user-id}"),
+        "get_users_by_user_id_followed_by" => {
+            ("get_users_by_user_id_followed_by", "/users/{user-id}/followed-by")
+        }
+        "get_users_by_user_id_follows" => {
+            ("get_users_by_user_id_follows", "/users/{user-id}/follows")
+        }
+        "get_users_by_user_id_media_recent" => {
+            ("get_users_by_user_id_media_recent", "/users/{user-id}/media/recent")
+        }
+        "get_users_by_user_id_relationship" => {
+            ("get_users_by_user_id_relationship", "/users/{user-id}/relationship")
+        }
+        "get_users_search" => ("get_users_search", "/users/search"),
+        "get_users_self_feed" => ("get_users_self_feed", "/users/self/feed"),
+        "get_users_self_media_liked" => {
+            ("get_users_self_media_liked", "/users/self/media/liked")
+        }
+        "get_users_self_requested_by" => {
+            ("get_users_self_requested_by", "/users/self/requested-by")
+        }
+        "post_media_by_media_id_comments" => {
+            ("post_media_by_media_id_comments", "/media/{media-id}/comments")
+        }
+        "post_media_by_media_id_likes" => {
+            ("post_media_by_media_id_likes", "/media/{media-id}/likes")
+        }
+        "post_users_by_user_id_relationship" => {
+            ("post_users_by_user_id_relationship", "/users/{user-id}/relationship")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.instagram.com/v1";

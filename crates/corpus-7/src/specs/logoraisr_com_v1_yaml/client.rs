@@ -1336,7 +1336,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1347,6 +1348,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1367,6 +1369,30 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "previews_read" => ("previews_read", "/previews/{file_id}/"),
+        "processes_list" => ("processes_list", "/processes/"),
+        "projects_create" => ("projects_create", "/projects/"),
+        "projects_list" => ("projects_list", "/projects/"),
+        "projects_read" => ("projects_read", "/projects/{project_number}/"),
+        "reports_create" => ("reports_create", "/reports/"),
+        "reports_list" => ("reports_list", "/reports/"),
+        "reports_read" => ("reports_read", "/reports/{report_number}/"),
+        "results_read" => ("results_read", "/results/{result_file_id}/"),
+        "uploads_create" => ("uploads_create", "/uploads/"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.logoraisr.com/rest-v1";

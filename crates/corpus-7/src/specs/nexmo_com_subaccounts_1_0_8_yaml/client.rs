@@ -1017,7 +1017,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1028,6 +1029,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1048,6 +1050,39 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "create_sub_account" => ("createSubAccount", "/{api_key}/subaccounts"),
+        "modify_subaccount" => {
+            ("modifySubaccount", "/{api_key}/subaccounts/{subaccount_key}")
+        }
+        "retrieve_balance_transfers" => {
+            ("retrieveBalanceTransfers", "/{api_key}/balance-transfers")
+        }
+        "retrieve_credit_transfers" => {
+            ("retrieveCreditTransfers", "/{api_key}/credit-transfers")
+        }
+        "retrieve_subaccount" => {
+            ("retrieveSubaccount", "/{api_key}/subaccounts/{subaccount_key}")
+        }
+        "retrieve_subaccounts_list" => {
+            ("retrieveSubaccountsList", "/{api_key}/subaccounts")
+        }
+        "transfer_balance" => ("transferBalance", "/{api_key}/balance-transfers"),
+        "transfer_credit" => ("transferCredit", "/{api_key}/credit-transfers"),
+        "transfer_number" => ("transferNumber", "/{api_key}/transfer-number"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://api.nexmo.com/accounts";

@@ -6384,7 +6384,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -6395,6 +6396,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -6415,6 +6417,137 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "access_token_put" => ("AccessToken_Put", "/api/AccessToken"),
+        "account_login" => ("Account_Login", "/api/Account/login"),
+        "actions_get" => ("Actions_Get", "/api/Actions/{id}"),
+        "actions_post" => ("Actions_Post", "/api/Actions"),
+        "additional_device_information_get" => {
+            ("AdditionalDeviceInformation_Get", "/api/AdditionalDeviceInformation/{id}")
+        }
+        "custom_device_get" => ("CustomDevice_Get", "/api/CustomDevice"),
+        "custom_device_post" => ("CustomDevice_Post", "/api/CustomDevice"),
+        "device_by_serial_get" => ("DeviceBySerial_Get", "/api/DeviceBySerial"),
+        "devices_by_energy_get" => ("DevicesByEnergy_Get", "/api/DevicesByEnergy"),
+        "devices_by_sub_type_get" => ("DevicesBySubType_Get", "/api/DevicesBySubType"),
+        "devices_get" => ("Devices_Get", "/api/Devices"),
+        "devices_post" => ("Devices_Post", "/api/Devices"),
+        "devices_put" => ("Devices_Put", "/api/Devices/{id}"),
+        "fast_send_device_values_get" => {
+            ("FastSendDeviceValues_Get", "/api/FastSendDeviceValues/{id}")
+        }
+        "folder_assign_post" => ("FolderAssign_Post", "/api/folder/assign"),
+        "folder_get" => ("Folder_Get", "/api/Folder/{id}"),
+        "folder_menu_get" => ("FolderMenu_Get", "/api/FolderMenu"),
+        "folder_menu_post" => ("FolderMenu_Post", "/api/FolderMenu"),
+        "folder_settings_delete" => {
+            ("FolderSettings_Delete", "/api/folder/settings/{id}")
+        }
+        "folder_settings_get" => ("FolderSettings_Get", "/api/folder/settings/{id}"),
+        "folder_settings_post" => ("FolderSettings_Post", "/api/folder/settings/{id}"),
+        "get_api_custom_device_by_id" => {
+            ("get_api_custom_device_by_id", "/api/CustomDevice/{id}")
+        }
+        "get_api_devices_by_id" => ("get_api_devices_by_id", "/api/Devices/{id}"),
+        "get_api_pico_loadmanagementgroup" => {
+            ("get_api_pico_loadmanagementgroup", "/api/pico/loadmanagementgroup")
+        }
+        "get_api_virtual_tariff_by_id" => {
+            ("get_api_virtual_tariff_by_id", "/api/VirtualTariff/{id}")
+        }
+        "health_get" => ("Health_Get", "/api/Health"),
+        "m_bus_post" => ("MBus_Post", "/api/MBus"),
+        "meter_folder_information_get" => {
+            ("MeterFolderInformation_Get", "/api/MeterFolderInformation/{id}")
+        }
+        "meter_folder_information_post" => {
+            ("MeterFolderInformation_Post", "/api/MeterFolderInformation")
+        }
+        "meter_values_get" => ("MeterValues_Get", "/api/MeterValues/{id}"),
+        "o_auth_authorize" => ("OAuth_Authorize", "/api/oauth/authorize"),
+        "pico_charging_get" => ("PicoCharging_Get", "/api/pico/charging/{id}"),
+        "pico_charging_history_get" => {
+            ("PicoChargingHistory_Get", "/api/pico/history/{id}")
+        }
+        "pico_loadmanagement_group_get" => {
+            ("PicoLoadmanagementGroup_Get", "/api/pico/loadmanagementgroup/{id}")
+        }
+        "pico_loadmanagement_set_dynamic_current_post" => {
+            (
+                "PicoLoadmanagementSetDynamicCurrent_Post",
+                "/api/pico/loadmanagementgroup/current/{serial}",
+            )
+        }
+        "pico_settings_get" => ("PicoSettings_Get", "/api/pico/settings/{id}"),
+        "post_api_account_login" => ("post_api_account_login", "/api/Account/login"),
+        "post_api_oauth_authorize" => {
+            ("post_api_oauth_authorize", "/api/oauth/authorize")
+        }
+        "register_for_realtime_api_delete" => {
+            ("RegisterForRealtimeApi_Delete", "/api/RegisterForRealtimeApi/{id}")
+        }
+        "register_for_realtime_api_get" => {
+            ("RegisterForRealtimeApi_Get", "/api/RegisterForRealtimeApi")
+        }
+        "register_for_realtime_api_post" => {
+            ("RegisterForRealtimeApi_Post", "/api/RegisterForRealtimeApi")
+        }
+        "smart_me_device_configuration_get" => {
+            ("SmartMeDeviceConfiguration_Get", "/api/SmartMeDeviceConfiguration/{id}")
+        }
+        "smart_me_device_configuration_post" => {
+            ("SmartMeDeviceConfiguration_Post", "/api/SmartMeDeviceConfiguration")
+        }
+        "sub_user_delete" => ("SubUser_Delete", "/api/SubUser/{id}"),
+        "sub_user_get" => ("SubUser_Get", "/api/SubUser/{id}"),
+        "sub_user_post" => ("SubUser_Post", "/api/SubUser"),
+        "user_get" => ("User_Get", "/api/User"),
+        "user_to_folder_assign_delete" => {
+            ("UserToFolderAssign_Delete", "/api/folder/user/assign")
+        }
+        "user_to_folder_assign_post" => {
+            ("UserToFolderAssign_Post", "/api/folder/user/assign")
+        }
+        "values_get" => ("Values_Get", "/api/Values/{id}"),
+        "values_in_past_get" => ("ValuesInPast_Get", "/api/ValuesInPast/{id}"),
+        "values_in_past_multiple_get" => {
+            ("ValuesInPastMultiple_Get", "/api/ValuesInPastMultiple/{id}")
+        }
+        "virtual_billing_meter_active_get" => {
+            ("VirtualBillingMeterActive_Get", "/api/VirtualBillingMeterActive")
+        }
+        "virtual_billing_meter_active_post" => {
+            ("VirtualBillingMeterActive_Post", "/api/VirtualBillingMeterActive")
+        }
+        "virtual_billing_meter_deactivate_post" => {
+            ("VirtualBillingMeterDeactivate_Post", "/api/VirtualBillingMeterDeactivate")
+        }
+        "virtual_billing_meters_get" => {
+            ("VirtualBillingMeters_Get", "/api/VirtualBillingMeters")
+        }
+        "virtual_meter_calculate_formula_get" => {
+            ("VirtualMeterCalculateFormula_Get", "/api/VirtualMeterCalculateFormula")
+        }
+        "virtual_tariff_consumption_get" => {
+            ("VirtualTariffConsumption_Get", "/api/VirtualTariffConsumption")
+        }
+        "virtual_tariff_get" => ("VirtualTariff_Get", "/api/VirtualTariff"),
+        "virtual_tariffs_for_property_get" => {
+            ("VirtualTariffsForProperty_Get", "/api/VirtualTariffsForProperty/{id}")
+        }
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://smart-me.com:443";

@@ -1273,7 +1273,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -1284,6 +1285,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -1304,6 +1306,29 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_personas" => ("get_personas", "/personas"),
+        "get_personas_by_id" => ("get_personas_by_id", "/personas/{id}"),
+        "get_playlists" => ("get_playlists", "/playlists"),
+        "get_playlists_by_id" => ("get_playlists_by_id", "/playlists/{id}"),
+        "get_shows" => ("get_shows", "/shows"),
+        "get_shows_by_id" => ("get_shows_by_id", "/shows/{id}"),
+        "get_spins" => ("get_spins", "/spins"),
+        "get_spins_by_id" => ("get_spins_by_id", "/spins/{id}"),
+        "post_spins" => ("post_spins", "/spins"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://spinitron.com/api";

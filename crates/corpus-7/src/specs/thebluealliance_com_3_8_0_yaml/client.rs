@@ -6600,7 +6600,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -6611,6 +6612,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -6631,6 +6633,157 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_district_events" => ("getDistrictEvents", "/district/{district_key}/events"),
+        "get_district_events_keys" => {
+            ("getDistrictEventsKeys", "/district/{district_key}/events/keys")
+        }
+        "get_district_events_simple" => {
+            ("getDistrictEventsSimple", "/district/{district_key}/events/simple")
+        }
+        "get_district_rankings" => {
+            ("getDistrictRankings", "/district/{district_key}/rankings")
+        }
+        "get_district_teams" => ("getDistrictTeams", "/district/{district_key}/teams"),
+        "get_district_teams_keys" => {
+            ("getDistrictTeamsKeys", "/district/{district_key}/teams/keys")
+        }
+        "get_district_teams_simple" => {
+            ("getDistrictTeamsSimple", "/district/{district_key}/teams/simple")
+        }
+        "get_districts_by_year" => ("getDistrictsByYear", "/districts/{year}"),
+        "get_event" => ("getEvent", "/event/{event_key}"),
+        "get_event_alliances" => ("getEventAlliances", "/event/{event_key}/alliances"),
+        "get_event_awards" => ("getEventAwards", "/event/{event_key}/awards"),
+        "get_event_district_points" => {
+            ("getEventDistrictPoints", "/event/{event_key}/district_points")
+        }
+        "get_event_insights" => ("getEventInsights", "/event/{event_key}/insights"),
+        "get_event_match_timeseries" => {
+            ("getEventMatchTimeseries", "/event/{event_key}/matches/timeseries")
+        }
+        "get_event_matches" => ("getEventMatches", "/event/{event_key}/matches"),
+        "get_event_matches_keys" => {
+            ("getEventMatchesKeys", "/event/{event_key}/matches/keys")
+        }
+        "get_event_matches_simple" => {
+            ("getEventMatchesSimple", "/event/{event_key}/matches/simple")
+        }
+        "get_event_op_rs" => ("getEventOPRs", "/event/{event_key}/oprs"),
+        "get_event_predictions" => {
+            ("getEventPredictions", "/event/{event_key}/predictions")
+        }
+        "get_event_rankings" => ("getEventRankings", "/event/{event_key}/rankings"),
+        "get_event_simple" => ("getEventSimple", "/event/{event_key}/simple"),
+        "get_event_teams" => ("getEventTeams", "/event/{event_key}/teams"),
+        "get_event_teams_keys" => ("getEventTeamsKeys", "/event/{event_key}/teams/keys"),
+        "get_event_teams_simple" => {
+            ("getEventTeamsSimple", "/event/{event_key}/teams/simple")
+        }
+        "get_event_teams_statuses" => {
+            ("getEventTeamsStatuses", "/event/{event_key}/teams/statuses")
+        }
+        "get_events_by_year" => ("getEventsByYear", "/events/{year}"),
+        "get_events_by_year_keys" => ("getEventsByYearKeys", "/events/{year}/keys"),
+        "get_events_by_year_simple" => ("getEventsByYearSimple", "/events/{year}/simple"),
+        "get_match" => ("getMatch", "/match/{match_key}"),
+        "get_match_simple" => ("getMatchSimple", "/match/{match_key}/simple"),
+        "get_match_timeseries" => ("getMatchTimeseries", "/match/{match_key}/timeseries"),
+        "get_match_zebra" => ("getMatchZebra", "/match/{match_key}/zebra_motionworks"),
+        "get_status" => ("getStatus", "/status"),
+        "get_team" => ("getTeam", "/team/{team_key}"),
+        "get_team_awards" => ("getTeamAwards", "/team/{team_key}/awards"),
+        "get_team_awards_by_year" => {
+            ("getTeamAwardsByYear", "/team/{team_key}/awards/{year}")
+        }
+        "get_team_districts" => ("getTeamDistricts", "/team/{team_key}/districts"),
+        "get_team_event_awards" => {
+            ("getTeamEventAwards", "/team/{team_key}/event/{event_key}/awards")
+        }
+        "get_team_event_matches" => {
+            ("getTeamEventMatches", "/team/{team_key}/event/{event_key}/matches")
+        }
+        "get_team_event_matches_keys" => {
+            (
+                "getTeamEventMatchesKeys",
+                "/team/{team_key}/event/{event_key}/matches/keys",
+            )
+        }
+        "get_team_event_matches_simple" => {
+            (
+                "getTeamEventMatchesSimple",
+                "/team/{team_key}/event/{event_key}/matches/simple",
+            )
+        }
+        "get_team_event_status" => {
+            ("getTeamEventStatus", "/team/{team_key}/event/{event_key}/status")
+        }
+        "get_team_events" => ("getTeamEvents", "/team/{team_key}/events"),
+        "get_team_events_by_year" => {
+            ("getTeamEventsByYear", "/team/{team_key}/events/{year}")
+        }
+        "get_team_events_by_year_keys" => {
+            ("getTeamEventsByYearKeys", "/team/{team_key}/events/{year}/keys")
+        }
+        "get_team_events_by_year_simple" => {
+            ("getTeamEventsByYearSimple", "/team/{team_key}/events/{year}/simple")
+        }
+        "get_team_events_keys" => ("getTeamEventsKeys", "/team/{team_key}/events/keys"),
+        "get_team_events_simple" => {
+            ("getTeamEventsSimple", "/team/{team_key}/events/simple")
+        }
+        "get_team_events_statuses_by_year" => {
+            ("getTeamEventsStatusesByYear", "/team/{team_key}/events/{year}/statuses")
+        }
+        "get_team_matches_by_year" => {
+            ("getTeamMatchesByYear", "/team/{team_key}/matches/{year}")
+        }
+        "get_team_matches_by_year_keys" => {
+            ("getTeamMatchesByYearKeys", "/team/{team_key}/matches/{year}/keys")
+        }
+        "get_team_matches_by_year_simple" => {
+            ("getTeamMatchesByYearSimple", "/team/{team_key}/matches/{year}/simple")
+        }
+        "get_team_media_by_tag" => {
+            ("getTeamMediaByTag", "/team/{team_key}/media/tag/{media_tag}")
+        }
+        "get_team_media_by_tag_year" => {
+            ("getTeamMediaByTagYear", "/team/{team_key}/media/tag/{media_tag}/{year}")
+        }
+        "get_team_media_by_year" => {
+            ("getTeamMediaByYear", "/team/{team_key}/media/{year}")
+        }
+        "get_team_robots" => ("getTeamRobots", "/team/{team_key}/robots"),
+        "get_team_simple" => ("getTeamSimple", "/team/{team_key}/simple"),
+        "get_team_social_media" => {
+            ("getTeamSocialMedia", "/team/{team_key}/social_media")
+        }
+        "get_team_years_participated" => {
+            ("getTeamYearsParticipated", "/team/{team_key}/years_participated")
+        }
+        "get_teams" => ("getTeams", "/teams/{page_num}"),
+        "get_teams_by_year" => ("getTeamsByYear", "/teams/{year}/{page_num}"),
+        "get_teams_by_year_keys" => {
+            ("getTeamsByYearKeys", "/teams/{year}/{page_num}/keys")
+        }
+        "get_teams_by_year_simple" => {
+            ("getTeamsByYearSimple", "/teams/{year}/{page_num}/simple")
+        }
+        "get_teams_keys" => ("getTeamsKeys", "/teams/{page_num}/keys"),
+        "get_teams_simple" => ("getTeamsSimple", "/teams/{page_num}/simple"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://www.thebluealliance.com/api/v3";

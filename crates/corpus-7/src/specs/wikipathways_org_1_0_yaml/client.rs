@@ -3448,7 +3448,8 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .map_err(progenitor_client::Error::InvalidRequest)
     }
     /// Sends the request, again after a transient failure as the
-    /// client's [`Client::retries`] say.
+    /// client's [`Client::retries`] say, in a tracing span named by
+    /// its operation.
     async fn exec(
         &self,
         request: reqwest::Request,
@@ -3459,6 +3460,7 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 &self.retries,
                 request,
                 info.operation_id,
+                operation_route(info.operation_id),
             )
             .await
     }
@@ -3479,6 +3481,66 @@ impl Client {
     pub fn retries(&self) -> &::api_client_runtime::retries::Retries {
         &self.retries
     }
+}
+/// The operation a method of the client sends, as the spec names it
+/// (its `operationId` and path template): what the request's
+/// tracing span carries.
+pub fn operation_route(
+    method: &str,
+) -> ::std::option::Option<::api_client_runtime::spans::Route> {
+    let (operation_id, path) = match method {
+        "get_find_interactions" => ("get_find_interactions", "/findInteractions"),
+        "get_find_pathways_by_literature" => {
+            ("get_find_pathways_by_literature", "/findPathwaysByLiterature")
+        }
+        "get_find_pathways_by_text" => {
+            ("get_find_pathways_by_text", "/findPathwaysByText")
+        }
+        "get_find_pathways_by_xref" => {
+            ("get_find_pathways_by_xref", "/findPathwaysByXref")
+        }
+        "get_get_colored_pathway" => ("get_get_colored_pathway", "/getColoredPathway"),
+        "get_get_curation_tag_history" => {
+            ("get_get_curation_tag_history", "/getCurationTagHistory")
+        }
+        "get_get_curation_tags" => ("get_get_curation_tags", "/getCurationTags"),
+        "get_get_curation_tags_by_name" => {
+            ("get_get_curation_tags_by_name", "/getCurationTagsByName")
+        }
+        "get_get_ontology_terms_by_pathway" => {
+            ("get_get_ontology_terms_by_pathway", "/getOntologyTermsByPathway")
+        }
+        "get_get_pathway" => ("get_get_pathway", "/getPathway"),
+        "get_get_pathway_as" => ("get_get_pathway_as", "/getPathwayAs"),
+        "get_get_pathway_history" => ("get_get_pathway_history", "/getPathwayHistory"),
+        "get_get_pathway_info" => ("get_get_pathway_info", "/getPathwayInfo"),
+        "get_get_pathways_by_ontology_term" => {
+            ("get_get_pathways_by_ontology_term", "/getPathwaysByOntologyTerm")
+        }
+        "get_get_pathways_by_parent_ontology_term" => {
+            (
+                "get_get_pathways_by_parent_ontology_term",
+                "/getPathwaysByParentOntologyTerm",
+            )
+        }
+        "get_get_recent_changes" => ("get_get_recent_changes", "/getRecentChanges"),
+        "get_get_user_by_orcid" => ("get_get_user_by_orcid", "/getUserByOrcid"),
+        "get_get_xref_list" => ("get_get_xref_list", "/getXrefList"),
+        "get_list_organisms" => ("get_list_organisms", "/listOrganisms"),
+        "get_list_pathways" => ("get_list_pathways", "/listPathways"),
+        "get_login" => ("get_login", "/login"),
+        "get_remove_curation_tag" => ("get_remove_curation_tag", "/removeCurationTag"),
+        "get_remove_ontology_tag" => ("get_remove_ontology_tag", "/removeOntologyTag"),
+        "get_save_curation_tag" => ("get_save_curation_tag", "/saveCurationTag"),
+        "get_save_ontology_tag" => ("get_save_ontology_tag", "/saveOntologyTag"),
+        "get_update_pathway" => ("get_update_pathway", "/updatePathway"),
+        "post_create_pathway" => ("post_create_pathway", "/createPathway"),
+        _ => return ::std::option::Option::None,
+    };
+    ::std::option::Option::Some(::api_client_runtime::spans::Route {
+        operation_id,
+        path,
+    })
 }
 ///The server 0 base URL, from the spec's `servers`.
 pub const SERVER_0_BASE_URL: &str = "https://webservice.wikipathways.org";

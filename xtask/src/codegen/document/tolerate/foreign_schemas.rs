@@ -76,6 +76,10 @@ impl<'a> ForeignSchemas<'a> {
     }
 }
 
+/// References to references followed before one is given up on (a cycle
+/// of them leads nowhere).
+const MAX_HOPS: usize = 16;
+
 /// A reference into another part of the document than a component
 /// schema: to the component the schema there becomes, when it is a
 /// schema (a mapping that is not itself such a reference).
@@ -96,18 +100,27 @@ pub(super) fn foreign_reference(
     if is_component(&target) {
         return;
     }
-    let Some(pointer) = target.strip_prefix('#') else {
+    let Some(mut pointer) = target.strip_prefix('#').map(str::to_string) else {
         return;
     };
-    let Some(found) = pointed(foreign.doc, pointer) else {
-        return;
-    };
-    let to = match found.get("$ref").and_then(Value::as_str) {
-        // A reference to a reference to a component: to that component.
-        Some(inner) if is_component(inner) => inner.to_string(),
-        Some(_) => return,
-        None if found.is_mapping() => format!("#/components/schemas/{}", foreign.hoisted(pointer)),
-        None => return,
+    // A reference to a reference (Linode's `DatabaseMySQL/properties/x`
+    // is `Database/properties/x`): followed to the schema at the end of
+    // the chain, or to the component it reaches.
+    let mut hops = 0;
+    let to = loop {
+        let Some(found) = pointed(foreign.doc, &pointer) else {
+            return;
+        };
+        match found.get("$ref").and_then(Value::as_str) {
+            Some(inner) if is_component(inner) => break inner.to_string(),
+            Some(inner) if hops < MAX_HOPS && inner.starts_with('#') => {
+                pointer = inner[1..].to_string();
+                hops += 1;
+            }
+            Some(_) => return,
+            None if found.is_mapping() => break format!("#/components/schemas/{}", foreign.hoisted(&pointer)),
+            None => return,
+        }
     };
     map.insert("$ref".into(), Value::String(to.clone()));
     note(
