@@ -45,6 +45,36 @@ impl<T: serde::Serialize> serde::Serialize for ObjectQuery<'_, T> {
     }
 }
 
+/// A list query parameter `spaceDelimited` or `pipeDelimited`: one pair
+/// of its items joined by the delimiter. Absent (`None`) or empty, none.
+pub struct DelimitedQuery<'a, T> {
+    name: &'a str,
+    value: &'a T,
+    delimiter: char,
+}
+
+impl<'a, T> DelimitedQuery<'a, T> {
+    pub fn new(name: &'a str, value: &'a T, delimiter: char) -> Self {
+        DelimitedQuery { name, value, delimiter }
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for DelimitedQuery<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let items = match serde_json::to_value(self.value).map_err(serde::ser::Error::custom)? {
+            serde_json::Value::Array(items) => items,
+            serde_json::Value::Null => Vec::new(),
+            other => vec![other],
+        };
+        let texts: Vec<String> = items.into_iter().filter(|item| !item.is_null()).map(text).collect();
+        let pairs: Vec<(&str, String)> = match texts.is_empty() {
+            true => Vec::new(),
+            false => vec![(self.name, texts.join(&self.delimiter.to_string()))],
+        };
+        pairs.serialize(serializer)
+    }
+}
+
 fn text(value: serde_json::Value) -> String {
     match value {
         serde_json::Value::String(text) => text,
@@ -116,6 +146,17 @@ mod tests {
             query(&json!([{"price": "p"}, {"price": "q"}]), true).unwrap(),
             "filter%5B0%5D%5Bprice%5D=p&filter%5B1%5D%5Bprice%5D=q"
         );
+    }
+
+    #[test]
+    fn a_delimited_list_is_one_pair_of_its_items_joined() {
+        let query = |value: &serde_json::Value, delimiter| {
+            serde_urlencoded::to_string(super::DelimitedQuery::new("scope", value, delimiter)).unwrap()
+        };
+        assert_eq!(query(&json!(["openid", "profile"]), ' '), "scope=openid+profile");
+        assert_eq!(query(&json!([1, 2]), '|'), "scope=1%7C2");
+        assert_eq!(query(&json!([]), '|'), "");
+        assert_eq!(query(&serde_json::Value::Null, '|'), "");
     }
 
     #[test]

@@ -132,6 +132,10 @@ pub enum Scalar {
 pub enum ValueKind {
     Scalar(Scalar),
     Array(Scalar),
+    /// A query list whose items are joined by another delimiter than a
+    /// comma: `spaceDelimited` (`' '`) or `pipeDelimited` (`'|'`); with
+    /// `explode`, each item its own pair, as a form's.
+    Delimited(Scalar, char),
     /// An object in the query: with `deep`, OpenAPI's `deepObject`
     /// (`filter[color]=red`); otherwise `form`, each property its own pair
     /// (`color=red`, `explode: true`) or all in one (`filter=color,red`).

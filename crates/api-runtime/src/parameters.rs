@@ -196,25 +196,10 @@ fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Optio
             read_scalar(text, scalar).map_err(|reason| invalid(format!(": {} {reason}", quote(text))))?
         }
         (ValueKind::Scalar(_), _) => return Err(invalid(" is given more than once".into())),
-        (ValueKind::Array(scalar), texts) => {
-            let mut items = Vec::new();
-            for text in texts {
-                // `explode: false` joins the items with commas; a client
-                // that repeats the name anyway (progenitor's does) is read
-                // too.
-                let split: Vec<&str> = match parameter.explode && parameter.location == Location::Query {
-                    true => vec![text.as_ref()],
-                    false => split_list(text).collect(),
-                };
-                for item in split {
-                    let index = items.len();
-                    let value = read_scalar(item, scalar)
-                        .map_err(|reason| invalid(format!(" item {index}: {} {reason}", quote(item))))?;
-                    items.push(value);
-                }
-            }
-            Value::Array(items)
-        }
+        (ValueKind::Array(scalar), texts) => read_items(parameter, scalar, texts, |text| split_list(text).collect())?,
+        (ValueKind::Delimited(scalar, delimiter), texts) => read_items(parameter, scalar, texts, |text| {
+            text.split(delimiter).filter(|_| !text.is_empty()).collect()
+        })?,
         // In a path segment or a header (the `simple` style).
         (ValueKind::Object { properties, .. }, [text]) if parameter.location != Location::Query => {
             Value::Object(simple_object_fields(parameter, properties, text)?)
@@ -234,6 +219,33 @@ fn read_parameter(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Result<Optio
             None => Err(problem),
         },
     }
+}
+
+/// A list's items from its texts, each read by its type: with `explode`
+/// in the query each text is an item; otherwise each is `split` into
+/// items (a client that repeats the name anyway, as progenitor's does,
+/// is read too).
+fn read_items(
+    parameter: &Parameter,
+    scalar: Scalar,
+    texts: &[Cow<'_, str>],
+    split: impl Fn(&str) -> Vec<&str>,
+) -> Result<Value, Problem> {
+    let mut items = Vec::new();
+    for text in texts {
+        let split = match parameter.explode && parameter.location == Location::Query {
+            true => vec![text.as_ref()],
+            false => split(text),
+        };
+        for item in split {
+            let index = items.len();
+            let value = read_scalar(item, scalar).map_err(|reason| {
+                Problem::invalid_parameter(parameter, format!(" item {index}: {} {reason}", quote(item)))
+            })?;
+            items.push(value);
+        }
+    }
+    Ok(Value::Array(items))
 }
 
 /// The texts of a parameter of no one scalar type read as text (as a

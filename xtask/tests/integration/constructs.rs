@@ -254,7 +254,7 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
             "a cookie parameter must be a scalar",
         ),
         (
-            param("{name: c, in: query, style: pipeDelimited, schema: {type: array, items: {type: string}}}"),
+            param("{name: c, in: query, style: pipeDelimited, schema: {type: string}}"),
             format!("{at}.parameters.0.style"),
             "form",
         ),
@@ -310,6 +310,7 @@ fn what_cannot_be_mapped_is_refused_with_its_location_and_reason() {
     // query and in a form.
     for served in [
         param("{name: c, in: query, style: deepObject, schema: {type: string}}"),
+        param("{name: c, in: query, style: pipeDelimited, schema: {type: array, items: {type: string}}}"),
         body(
             "          application/x-www-form-urlencoded:\n            schema: {type: object, properties: {a: {type: array, items: {type: string}}}}\n            encoding: {a: {style: deepObject}}\n",
         ),

@@ -60,6 +60,35 @@ fn a_scalar_is_read_checked_and_defaulted() {
 }
 
 #[test]
+fn space_and_pipe_delimited_lists_split_at_their_delimiter() {
+    let piped = parameter(ValueKind::Delimited(Scalar::Integer, '|'), false, &IDS);
+    assert_eq!(
+        read_parameter(&piped, &texts(&["1|2", "3"])).unwrap(),
+        Some(serde_json::json!([1, 2, 3]))
+    );
+    assert!(
+        read_parameter(&piped, &texts(&["1,2"])).is_err(),
+        "a comma is no delimiter here"
+    );
+    assert_eq!(
+        read_parameter(&piped, &texts(&[""])).unwrap(),
+        Some(serde_json::json!([]))
+    );
+    // `scope=openid%20profile` (or `+`), as the query is decoded.
+    let spaced = parameter(ValueKind::Delimited(Scalar::String, ' '), false, &IDS);
+    assert_eq!(
+        read_parameter(&spaced, &texts(&["openid profile"])).unwrap(),
+        Some(serde_json::json!(["openid", "profile"]))
+    );
+    let exploded = parameter(ValueKind::Delimited(Scalar::String, '|'), true, &IDS);
+    assert_eq!(
+        read_parameter(&exploded, &texts(&["a|b"])).unwrap(),
+        Some(serde_json::json!(["a|b"])),
+        "with explode, each pair is an item"
+    );
+}
+
+#[test]
 fn arrays_explode_or_join() {
     let exploded = parameter(ValueKind::Array(Scalar::Integer), true, &IDS);
     assert_eq!(

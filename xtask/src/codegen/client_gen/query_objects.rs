@@ -9,12 +9,14 @@
 //! `filter[color]=red` (`deepObject`, nested to any depth:
 //! `created[gt]=1`, `expand[]=a`), or `filter=color,red` (`form`,
 //! `explode: false`). The server reads both (`runtime::ValueKind::Object`
-//! and `runtime::ValueKind::Deep`).
+//! and `runtime::ValueKind::Deep`). A list `spaceDelimited` or
+//! `pipeDelimited` is sent as one pair of its items so joined
+//! (`runtime::ValueKind::Delimited`).
 
 use syn::visit_mut::VisitMut;
 
 use super::methods::rewrite_methods;
-use crate::codegen::document::parameter_shapes::{ParameterShape, parameter_shape};
+use crate::codegen::document::parameter_shapes::{ParameterShape, list_delimiter, parameter_shape};
 use crate::codegen::document::{Spec, SpecError, schema_type};
 
 /// Rewrites the methods with such parameters.
@@ -29,8 +31,15 @@ pub fn write_query_objects(spec: &Spec, file: &mut syn::File) -> Result<(), Spec
                     Ok(ParameterShape::Object(_) | ParameterShape::FreeObject | ParameterShape::Deep)
                 );
             let joined = is_object && parameter["explode"] == false;
-            if parameter["in"] == "query" && (deep || joined) {
-                objects.push((parameter["name"].as_str().unwrap_or_default().to_string(), deep));
+            let name = parameter["name"].as_str().unwrap_or_default().to_string();
+            let delimited = list_delimiter(&parameter).filter(|_| parameter["explode"] != true);
+            if parameter["in"] != "query" {
+                continue;
+            }
+            if let Some(delimiter) = delimited {
+                objects.push((name, Written::Delimited(delimiter)));
+            } else if deep || joined {
+                objects.push((name, Written::Object { deep }));
             }
         }
         Ok((!objects.is_empty()).then_some(AsObjects { objects }))
@@ -39,8 +48,16 @@ pub fn write_query_objects(spec: &Spec, file: &mut syn::File) -> Result<(), Spec
 }
 
 struct AsObjects {
-    /// Each parameter's name, and whether it is a `deepObject`.
-    objects: Vec<(String, bool)>,
+    /// Each parameter's name, and how it is written.
+    objects: Vec<(String, Written)>,
+}
+
+#[derive(Clone, Copy)]
+enum Written {
+    /// An object: a `deepObject` in bracket notation, or unexploded.
+    Object { deep: bool },
+    /// A list's items joined by `' '` or `'|'` in one pair.
+    Delimited(char),
 }
 
 impl VisitMut for AsObjects {
@@ -61,10 +78,17 @@ impl VisitMut for AsObjects {
                 lit: syn::Lit::Str(name),
                 ..
             }) = &call.args[0]
-            && let Some((_, deep)) = self.objects.iter().find(|(n, _)| *n == name.value())
+            && let Some((_, written)) = self.objects.iter().find(|(n, _)| *n == name.value())
         {
             let value = &call.args[1];
-            *expr = syn::parse_quote!(::api_client_runtime::query::ObjectQuery::new(#name, #value, #deep));
+            *expr = match *written {
+                Written::Object { deep } => {
+                    syn::parse_quote!(::api_client_runtime::query::ObjectQuery::new(#name, #value, #deep))
+                }
+                Written::Delimited(delimiter) => {
+                    syn::parse_quote!(::api_client_runtime::query::DelimitedQuery::new(#name, #value, #delimiter))
+                }
+            };
             return;
         }
         syn::visit_mut::visit_expr_mut(self, expr);

@@ -142,6 +142,16 @@ pub fn parameter_shape<'a>(spec: &'a Spec, parameter: &'a Value) -> Result<Param
     }
 }
 
+/// The delimiter of a query list in the `spaceDelimited` (`' '`) or
+/// `pipeDelimited` (`'|'`) style; `None` for any other style.
+pub fn list_delimiter(parameter: &Value) -> Option<char> {
+    match parameter.get("style").and_then(Value::as_str) {
+        Some("spaceDelimited") => Some(' '),
+        Some("pipeDelimited") => Some('|'),
+        _ => None,
+    }
+}
+
 /// How [`json_text_parameters`]' reasons start (their Rust type is the
 /// schema's, not degraded).
 pub const JSON_TEXT: &str = "read and sent as JSON text";

@@ -8,7 +8,7 @@ use super::context::{Context, rust_field};
 use super::namespace::Namespace;
 use super::schemas::canonical;
 use crate::codegen::document::parameter_shapes::{
-    ParameterShape, parameter_schema, parameter_schema_location, parameter_shape,
+    ParameterShape, list_delimiter, parameter_schema, parameter_schema_location, parameter_shape,
 };
 use crate::codegen::document::{OperationRef, SpecError};
 
@@ -97,7 +97,10 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
             }
             ParameterShape::List(item) => {
                 let item = scalar(*item);
-                quote!(runtime::ValueKind::Array(#item))
+                match list_delimiter(&parameter) {
+                    Some(delimiter) => quote!(runtime::ValueKind::Delimited(#item, #delimiter)),
+                    None => quote!(runtime::ValueKind::Array(#item)),
+                }
             }
             ParameterShape::Object(properties) => {
                 let properties = properties.iter().map(|(name, ty)| {
@@ -116,7 +119,8 @@ pub(super) fn describe_parameters(cx: &mut Context<'_>, op: &OperationRef<'_>) -
         };
         let (location_ident, default_explode) = match place {
             "path" => ("Path", false),
-            "query" => ("Query", true),
+            // `explode` is true by default for the `form` style only.
+            "query" => ("Query", list_delimiter(&parameter).is_none()),
             "cookie" => ("Cookie", true),
             _ => ("Header", false),
         };

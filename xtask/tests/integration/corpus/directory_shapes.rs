@@ -209,3 +209,34 @@ fn content_parameters_of_text_or_any_type_are_their_scalar() {
     assert!(server.contains("value: runtime::ValueKind::Scalar(runtime::Scalar::Integer)"));
     assert!(server.contains("pub id: ::uuid::Uuid"), "typed by its schema");
 }
+
+/// A query list `spaceDelimited` or `pipeDelimited` (AppCenter's
+/// `versions`, Apideck's OAuth `scope`) is read split at its delimiter
+/// (`runtime::ValueKind::Delimited`), `explode` false by default, and the
+/// client sends its items so joined in one pair.
+#[test]
+fn space_and_pipe_delimited_lists_are_served() {
+    let generated = generated(&spec(
+        r#"paths:
+  /events:
+    get:
+      operationId: listEvents
+      parameters:
+        - {name: versions, in: query, style: pipeDelimited, schema: {type: array, items: {type: string}}}
+        - {name: scope, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: string}}}
+      responses: {'204': {description: ok}}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let server = server(&generated);
+    assert!(server.contains("runtime::ValueKind::Delimited(runtime::Scalar::String, '|')"));
+    assert!(server.contains("runtime::ValueKind::Delimited(runtime::Scalar::String, ' ')"));
+    assert!(!server.contains("explode: true"), "explode is false by default");
+    let client = client(&generated);
+    assert_eq!(client.matches("DelimitedQuery::new(").count(), 2);
+    assert!(client.contains(r#"DelimitedQuery::new("scope", &scope, ' ')"#));
+    assert!(
+        client.contains("&versions,\n                    '|',"),
+        "versions joined by pipes"
+    );
+}

@@ -18,7 +18,8 @@ pub(in crate::codegen::client_gen) enum Cookies {
 }
 
 /// Cookie parameters as `cookies` says; query objects of the
-/// `deepObject` style, which progenitor refuses, as `form` ones (the
+/// `deepObject` style and lists `spaceDelimited` or `pipeDelimited`,
+/// which progenitor refuses, as `form` ones (the
 /// client's method is rewritten to send them as the spec says,
 /// `client_gen/query_objects.rs`); and `content` parameters, which it
 /// refuses too, as parameters of their content's schema (the client's
@@ -53,7 +54,16 @@ pub(super) fn parameters_progenitor_takes(api: &mut OpenAPI, cookies: Cookies) {
                     style: openapiv3::HeaderStyle::Simple,
                 });
             }
-            ReferenceOr::Item(Parameter::Query { style, .. }) if *style == openapiv3::QueryStyle::DeepObject => {
+            // progenitor writes `form` only; the method is rewritten to
+            // send the others as the spec says (`client_gen/query_objects.rs`).
+            ReferenceOr::Item(Parameter::Query { style, .. })
+                if matches!(
+                    style,
+                    openapiv3::QueryStyle::DeepObject
+                        | openapiv3::QueryStyle::SpaceDelimited
+                        | openapiv3::QueryStyle::PipeDelimited
+                ) =>
+            {
                 *style = openapiv3::QueryStyle::Form;
             }
             _ => {}

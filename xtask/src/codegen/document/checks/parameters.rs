@@ -49,12 +49,14 @@ pub(super) fn check_parameters(spec: &Spec, op: &OperationRef<'_>) -> Result<(),
                 (None | Some("form"), _)
                 | (Some("deepObject"), ParameterShape::Object(_) | ParameterShape::FreeObject | ParameterShape::Deep) =>
                     {}
+                // A list's items joined by a space or a pipe.
+                (Some("spaceDelimited" | "pipeDelimited"), ParameterShape::List(_)) => {}
                 // No style writes JSON text: a `content` parameter has none.
                 (_, ParameterShape::Json { .. }) => {}
                 (Some(_), _) => {
                     return Err(SpecError::new(
                         at("style"),
-                        "only the `form` and `deepObject` styles are supported for query parameters",
+                        "only the `form` and `deepObject` styles (and `spaceDelimited` or `pipeDelimited` for a list of scalars) are supported for query parameters",
                     ));
                 }
             },
