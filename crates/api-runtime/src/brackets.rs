@@ -11,6 +11,8 @@
 //! A text the schema's one scalar type cannot read is refused, naming
 //! where it is.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 use crate::contract::Scalar;
@@ -40,8 +42,10 @@ pub(crate) fn split(name: &str) -> Option<(&str, Vec<&str>)> {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Tree {
     Text(String),
-    /// Keyed children (`[key]`), in the order first given.
-    Keys(Vec<(String, Tree)>),
+    /// Keyed children (`[key]`), by key: found in logarithmic time, so
+    /// that a body of many pairs costs no more than their number says (a
+    /// JSON object has no order; indexes are sorted as numbers).
+    Keys(BTreeMap<String, Tree>),
     /// Appended children (`[]`), or a name given more than once.
     Items(Vec<Tree>),
 }
@@ -93,31 +97,17 @@ impl Tree {
             return added;
         }
         let mut children = match slot.take() {
-            None => Vec::new(),
+            None => BTreeMap::new(),
             Some(Tree::Keys(children)) => children,
             Some(other) => {
                 *slot = Some(other);
                 return Err("is given both as a value and as properties".into());
             }
         };
-        let index = match children.iter().position(|(k, _)| k == key) {
-            Some(index) => index,
-            None => {
-                children.push((key.to_string(), Tree::Items(Vec::new())));
-                children.len() - 1
-            }
-        };
-        // A new child starts empty: taken out as `None`, not as a list.
-        let mut child = match std::mem::replace(&mut children[index].1, Tree::Items(Vec::new())) {
-            Tree::Items(items) if items.is_empty() => None,
-            other => Some(other),
-        };
+        let mut child = children.remove(*key);
         let added = Tree::add(&mut child, rest, text);
-        match child {
-            Some(child) => children[index].1 = child,
-            None => {
-                children.remove(index);
-            }
+        if let Some(child) = child {
+            children.insert(key.to_string(), child);
         }
         *slot = Some(Tree::Keys(children));
         added
@@ -254,7 +244,7 @@ fn read_at(walker: &Walker, tree: Tree, schema: &Value, pointer: &mut String) ->
             let indexed = children.iter().all(|(key, _)| key.parse::<usize>().is_ok());
             if indexed && kinds.objects.is_empty() && !kinds.items.is_empty() {
                 let schema = kinds.items[0];
-                let mut children = children;
+                let mut children: Vec<(String, Tree)> = children.into_iter().collect();
                 children.sort_by_key(|(key, _)| key.parse::<usize>().unwrap_or(usize::MAX));
                 let values = children
                     .into_iter()

@@ -3,6 +3,7 @@
 //! names (`FormField`): pairs of text become scalars, lists and objects.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
@@ -39,19 +40,13 @@ pub(crate) fn read_fields<'a>(
     // Fields in bracket notation (`card[number]=4242`, `expand[]=a`), as
     // the `deepObject` encoding writes them: a tree of texts per field,
     // read by the field's schema once all its pairs are in.
-    let mut deep: Vec<(String, Option<Tree>)> = Vec::new();
+    let mut deep: BTreeMap<String, Option<Tree>> = BTreeMap::new();
     for (name, text) in pairs {
         if field_of(&name).is_none()
             && let Some((base, keys)) = brackets::split(&name)
         {
-            let index = match deep.iter().position(|(field, _)| field == base) {
-                Some(index) => index,
-                None => {
-                    deep.push((base.to_string(), None));
-                    deep.len() - 1
-                }
-            };
-            Tree::add(&mut deep[index].1, &keys, &text)
+            let tree = deep.entry(base.to_string()).or_default();
+            Tree::add(tree, &keys, &text)
                 .map_err(|why| Rejection::invalid_body(format!("form field `{base}` {why}")))?;
             continue;
         }
