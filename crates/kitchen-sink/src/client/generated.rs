@@ -813,24 +813,15 @@ pub mod types {
     }
     ///Pairs to match, or the empty string for none.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
-    #[serde(untagged)]
+    #[serde(untagged, deny_unknown_fields)]
     pub enum ChargeCriteriaMetadata {
-        Object(
-            ::std::collections::HashMap<::std::string::String, ::std::string::String>,
-        ),
+        Object {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            note: ::std::option::Option<::std::string::String>,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            order: ::std::option::Option<::std::string::String>,
+        },
         String(ChargeCriteriaMetadataString),
-    }
-    impl ::std::convert::From<
-        ::std::collections::HashMap<::std::string::String, ::std::string::String>,
-    > for ChargeCriteriaMetadata {
-        fn from(
-            value: ::std::collections::HashMap<
-                ::std::string::String,
-                ::std::string::String,
-            >,
-        ) -> Self {
-            Self::Object(value)
-        }
     }
     impl ::std::convert::From<ChargeCriteriaMetadataString> for ChargeCriteriaMetadata {
         fn from(value: ChargeCriteriaMetadataString) -> Self {
@@ -1605,13 +1596,12 @@ pub mod types {
         pub payment_id: ::uuid::Uuid,
     }
     ///`GetPluginVersionXBuild`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     #[serde(deny_unknown_fields)]
     pub struct GetPluginVersionXBuild {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub channel: ::std::option::Option<GetPluginVersionXBuildChannel>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        pub number: ::std::option::Option<::std::num::NonZeroU32>,
+        pub number: ::std::num::NonZeroU32,
     }
     ///`GetPluginVersionXBuildChannel`
     #[derive(

@@ -156,8 +156,14 @@ async fn objects_in_a_path_and_a_header_are_their_names_and_values_joined() {
         ),
         (
             "/plugins/major,2",
-            Some("channel=nightly"),
+            Some("number=3,channel=nightly"),
             vec!["header parameter `X-Build`", "(enum)"],
+        ),
+        // Empty: an object of no property, which lacks the required one.
+        (
+            "/plugins/major,2",
+            Some(""),
+            vec!["header parameter `X-Build`", "(required)"],
         ),
     ];
     for (path, header, parts) in cases {
