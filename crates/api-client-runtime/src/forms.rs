@@ -4,6 +4,8 @@
 
 use progenitor_client::Error;
 
+use crate::parameters::text;
+
 /// Writes a form body: a scalar as its text, each item of a list (`lists`
 /// names them) as its own pair, a field the spec encodes as a
 /// `deepObject` (`deep` names them) in bracket notation
@@ -16,10 +18,6 @@ pub fn encode_form<T: serde::Serialize, E>(body: &T, lists: &[&str], deep: &[&st
     let value = serde_json::to_value(body).map_err(|e| invalid(e.to_string()))?;
     let serde_json::Value::Object(fields) = value else {
         return Err(invalid("not an object".into()));
-    };
-    let text = |value: &serde_json::Value| match value {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
     };
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (name, value) in fields {

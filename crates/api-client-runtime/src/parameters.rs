@@ -32,7 +32,10 @@ pub fn exploded_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
     }
 }
 
-fn text(value: &serde_json::Value) -> String {
+/// A value as a parameter's text: a string as it is, anything else as
+/// its JSON (`7`, `true`). What every writer of parameters and form
+/// fields here sends a scalar as.
+pub(crate) fn text(value: &serde_json::Value) -> String {
     match value {
         serde_json::Value::String(text) => text.clone(),
         other => other.to_string(),

@@ -1,6 +1,9 @@
 //! Object query parameters in the styles progenitor does not write:
 //! `name[property]=value` per property (`deepObject`, in bracket notation
-//! to any depth), or `name=property,value,...` (`form`, `explode: false`).
+//! to any depth), or `name=property,value,...` (`form`, `explode: false`);
+//! and lists `spaceDelimited` or `pipeDelimited`, one pair of their items.
+
+use crate::parameters::text;
 
 /// An object query parameter, serialized as the pairs its style writes.
 /// Absent (`None`) and null properties are not sent.
@@ -34,7 +37,7 @@ impl<T: serde::Serialize> serde::Serialize for ObjectQuery<'_, T> {
                     _ => return Err(serde::ser::Error::custom(format!("`{}` is not an object", self.name))),
                 };
                 let present = properties.into_iter().filter(|(_, value)| !value.is_null());
-                let joined: Vec<String> = present.flat_map(|(property, value)| [property, text(value)]).collect();
+                let joined: Vec<String> = present.flat_map(|(property, value)| [property, text(&value)]).collect();
                 match joined.is_empty() {
                     true => Vec::new(),
                     false => vec![(self.name.to_string(), joined.join(","))],
@@ -66,19 +69,16 @@ impl<T: serde::Serialize> serde::Serialize for DelimitedQuery<'_, T> {
             serde_json::Value::Null => Vec::new(),
             other => vec![other],
         };
-        let texts: Vec<String> = items.into_iter().filter(|item| !item.is_null()).map(text).collect();
+        let texts: Vec<String> = items
+            .into_iter()
+            .filter(|item| !item.is_null())
+            .map(|item| text(&item))
+            .collect();
         let pairs: Vec<(&str, String)> = match texts.is_empty() {
             true => Vec::new(),
             false => vec![(self.name, texts.join(&self.delimiter.to_string()))],
         };
         pairs.serialize(serializer)
-    }
-}
-
-fn text(value: serde_json::Value) -> String {
-    match value {
-        serde_json::Value::String(text) => text,
-        other => other.to_string(),
     }
 }
 
@@ -103,7 +103,7 @@ pub fn bracketed(name: String, value: serde_json::Value, pairs: &mut Vec<(String
                 bracketed(format!("{name}[{key}]"), item, pairs);
             }
         }
-        scalar => pairs.push((name, text(scalar))),
+        scalar => pairs.push((name, text(&scalar))),
     }
 }
 

@@ -170,13 +170,8 @@ fn read_deep(parameter: &Parameter, query: &[(Cow<'_, str>, Cow<'_, str>)]) -> R
         },
         Some(tree) => {
             let walker = Walker::new(parameter.schema.components());
-            brackets::read(&walker, tree, parameter.schema.doc_value()).map_err(|(pointer, why)| {
-                let at = match pointer.as_str() {
-                    "" => String::new(),
-                    pointer => format!(" at `{pointer}`"),
-                };
-                Problem::invalid_parameter(parameter, format!("{at}: {why}"))
-            })?
+            brackets::read(&walker, tree, parameter.schema.doc_value())
+                .map_err(|(pointer, why)| Problem::invalid_parameter(parameter, format!("{}: {why}", at(&pointer))))?
         }
     };
     validated(parameter, value).map(Some)
@@ -269,13 +264,19 @@ fn as_text(parameter: &Parameter, texts: &[Cow<'_, str>]) -> Option<Value> {
 fn validated(parameter: &Parameter, value: Value) -> Result<Value, Problem> {
     let invalid = |detail: String| Problem::invalid_parameter(parameter, detail);
     parameter.schema.validate(&value).map_err(|violation| {
-        let at = match violation.pointer.as_str() {
-            "" => String::new(),
-            pointer => format!(" at `{pointer}`"),
-        };
+        let at = at(&violation.pointer);
         invalid(format!("{at}: {} ({})", violation.message, violation.keyword))
     })?;
     Ok(value)
+}
+
+/// Where in a parameter's value a problem is, for its message: ` at
+/// `/gt`` (nothing for the value itself).
+fn at(pointer: &str) -> String {
+    match pointer {
+        "" => String::new(),
+        pointer => format!(" at `{pointer}`"),
+    }
 }
 
 /// A header parameter's texts: one per header line, or none.

@@ -24,6 +24,9 @@ pub fn write_query_objects(spec: &Spec, file: &mut syn::File) -> Result<(), Spec
     rewrite_methods(spec, file, |op| {
         let mut objects = Vec::new();
         for (parameter, _) in spec.parameters(op)? {
+            if parameter["in"] != "query" {
+                continue;
+            }
             let is_object = schema_type(spec, &parameter["schema"]) == Some("object");
             let deep = parameter["style"] == "deepObject"
                 && matches!(
@@ -32,11 +35,7 @@ pub fn write_query_objects(spec: &Spec, file: &mut syn::File) -> Result<(), Spec
                 );
             let joined = is_object && parameter["explode"] == false;
             let name = parameter["name"].as_str().unwrap_or_default().to_string();
-            let delimited = list_delimiter(&parameter).filter(|_| parameter["explode"] != true);
-            if parameter["in"] != "query" {
-                continue;
-            }
-            if let Some(delimiter) = delimited {
+            if let Some(delimiter) = list_delimiter(&parameter).filter(|_| parameter["explode"] != true) {
                 objects.push((name, Written::Delimited(delimiter)));
             } else if deep || joined {
                 objects.push((name, Written::Object { deep }));

@@ -99,16 +99,19 @@ pub fn parameter_shape<'a>(spec: &'a Spec, parameter: &'a Value) -> Result<Param
         let item = schema_type(spec, items);
         (is_scalar(item) || (item.is_none() && scalar_of_no_type(spec, items, 0))).then_some(item)
     };
+    // An object of scalar properties, with their types: in the query, a
+    // `deepObject` or a form's; in a path or a header, the `simple` style.
+    let scalar_object = || match ty {
+        Some("object") => all_scalar_properties(spec, schema),
+        _ => None,
+    };
     match place {
         "path" | "cookie" if scalar => Ok(ParameterShape::Scalar(ty)),
-        // A list's items joined by commas (the `simple` style).
         // A list's items, or an object's names and values, joined by
         // commas (the `simple` style).
         "path" => match (ty, items()) {
             (Some("array"), Some(item)) => Ok(ParameterShape::List(item)),
-            (Some("object"), _) if let Some(properties) = all_scalar_properties(spec, schema) => {
-                Ok(ParameterShape::Object(properties))
-            }
+            _ if let Some(properties) = scalar_object() => Ok(ParameterShape::Object(properties)),
             _ => Err(
                 "a path parameter must be a scalar, a list of scalars or an object of scalar properties (a value \
                  of no one of these shapes is not mapped yet)",
@@ -118,25 +121,19 @@ pub fn parameter_shape<'a>(spec: &'a Spec, parameter: &'a Value) -> Result<Param
         "header" if scalar => Ok(ParameterShape::Scalar(ty)),
         "header" => match (ty, items()) {
             (Some("array"), Some(item)) => Ok(ParameterShape::List(item)),
-            (Some("object"), _) if let Some(properties) = all_scalar_properties(spec, schema) => {
-                Ok(ParameterShape::Object(properties))
-            }
+            _ if let Some(properties) = scalar_object() => Ok(ParameterShape::Object(properties)),
             (Some("object"), _) => Err("a header parameter that is an object must have scalar properties"),
             _ => Ok(ParameterShape::Json { degraded: true }),
         },
         _ if style == Some("deepObject") => match (ty, items()) {
-            (Some("object"), _) if let Some(properties) = all_scalar_properties(spec, schema) => {
-                Ok(ParameterShape::Object(properties))
-            }
+            _ if let Some(properties) = scalar_object() => Ok(ParameterShape::Object(properties)),
             (Some("object"), _) if is_free_form_object(spec, schema) => Ok(ParameterShape::FreeObject),
             _ => Ok(ParameterShape::Deep),
         },
         _ if scalar => Ok(ParameterShape::Scalar(ty)),
         _ => match (ty, items()) {
             (Some("array"), Some(item)) => Ok(ParameterShape::List(item)),
-            (Some("object"), _) if let Some(properties) = all_scalar_properties(spec, schema) => {
-                Ok(ParameterShape::Object(properties))
-            }
+            _ if let Some(properties) = scalar_object() => Ok(ParameterShape::Object(properties)),
             _ => Ok(ParameterShape::Json { degraded: true }),
         },
     }
