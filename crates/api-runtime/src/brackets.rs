@@ -180,15 +180,24 @@ impl<'s> Kinds<'s> {
         }
     }
 
+    /// The schema of the property `key` in the first object choice that
+    /// names it.
+    fn named_property(&self, walker: &Walker, key: &str) -> Option<&'s Value> {
+        self.objects.iter().find_map(|object| {
+            let mut properties = Vec::new();
+            walker.properties(object, &mut properties);
+            properties
+                .into_iter()
+                .find(|(name, _)| *name == key)
+                .map(|(_, schema)| schema)
+        })
+    }
+
     /// The schema of an object's property `key`: the first object choice
     /// that names it, else one's `additionalProperties`.
     fn property(&self, walker: &Walker, key: &str) -> &'s Value {
-        for object in &self.objects {
-            let mut properties = Vec::new();
-            walker.properties(object, &mut properties);
-            if let Some((_, schema)) = properties.into_iter().find(|(name, _)| *name == key) {
-                return schema;
-            }
+        if let Some(schema) = self.named_property(walker, key) {
+            return schema;
         }
         let additional = self.objects.iter().find_map(|object| {
             walker
@@ -198,6 +207,13 @@ impl<'s> Kinds<'s> {
         });
         additional.unwrap_or(&ANY)
     }
+}
+
+/// The schema of the property `key` where an object choice of `schema`
+/// names it; `None` where only `additionalProperties` (or nothing) would
+/// allow it.
+pub(crate) fn named_property<'s>(walker: &Walker, schema: &'s Value, key: &str) -> Option<&'s Value> {
+    Kinds::of(walker, schema).named_property(walker, key)
 }
 
 /// The schema of the property `key` of an object of `schema` (of the

@@ -38,16 +38,15 @@ pub(crate) fn read_fields<'a>(
             .map(|(_, f)| *f)
     };
     // Fields in bracket notation (`card[number]=4242`, `expand[]=a`), as
-    // the `deepObject` encoding writes them: a tree of texts per field,
-    // read by the field's schema once all its pairs are in.
-    let mut deep: BTreeMap<String, Option<Tree>> = BTreeMap::new();
+    // the `deepObject` encoding writes them: the pairs of each field,
+    // read by the field's schema once all of them are in.
+    let mut deep: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
     for (name, text) in pairs {
         if field_of(&name).is_none()
-            && let Some((base, keys)) = brackets::split(&name)
+            && let Some((base, _)) = brackets::split(&name)
         {
-            let tree = deep.entry(base.to_string()).or_default();
-            Tree::add(tree, &keys, &text)
-                .map_err(|why| Rejection::invalid_body(format!("form field `{base}` {why}")))?;
+            let pairs = deep.entry(base.to_string()).or_default();
+            pairs.push((name.to_string(), text.into_owned()));
             continue;
         }
         let invalid =
@@ -95,18 +94,39 @@ pub(crate) fn read_fields<'a>(
         }
     }
     let walker = Walker::new(spec.schema.components());
-    for (name, tree) in deep {
-        let Some(tree) = tree else { continue };
-        let schema = brackets::property_schema(&walker, spec.schema.doc_value(), &name);
-        let value = brackets::read(&walker, tree, schema).map_err(|(pointer, why)| {
-            Rejection::invalid_body(format!("form field `{name}{}`: {why}", bracketed(&pointer)))
-        })?;
-        if object.contains_key(&name) {
-            return Err(Rejection::invalid_body(format!(
-                "form field `{name}` is given both as itself and in brackets"
-            )));
+    for (name, pairs) in deep {
+        let body = spec.schema.doc_value();
+        match brackets::named_property(&walker, body, &name) {
+            Some(_) if object.contains_key(&name) => {
+                return Err(Rejection::invalid_body(format!(
+                    "form field `{name}` is given both as itself and in brackets"
+                )));
+            }
+            Some(schema) => {
+                let value = read_bracketed(&walker, &pairs, schema)
+                    .map_err(|(pointer, why)| Rejection::invalid_body(format!("form field `{name}{pointer}` {why}")))?;
+                object.insert(name, value);
+            }
+            // A field the schema does not name may itself be called
+            // `a[b]`, as an additional property may: its pairs are read
+            // in brackets where that is the one reading (the field is not
+            // also given as itself, and the brackets make one value),
+            // else as the names they are; the schema says whether either
+            // may be there.
+            None => {
+                let schema = brackets::property_schema(&walker, body, &name);
+                match read_bracketed(&walker, &pairs, schema) {
+                    Ok(value) if !object.contains_key(&name) => {
+                        object.insert(name, value);
+                    }
+                    _ => {
+                        for (literal, text) in pairs {
+                            add_text(&mut object, literal, text);
+                        }
+                    }
+                }
+            }
         }
-        object.insert(name, value);
     }
     for (name, field) in spec.form_fields {
         if let FormField::List { required: true, .. } = field {
@@ -114,6 +134,33 @@ pub(crate) fn read_fields<'a>(
         }
     }
     Ok(Value::Object(object))
+}
+
+/// The value one field's pairs in bracket notation make, read by the
+/// field's `schema`; where they do not (in brackets, `[0][price]`) and
+/// why otherwise.
+fn read_bracketed(walker: &Walker, pairs: &[(String, String)], schema: &Value) -> Result<Value, (String, String)> {
+    let mut tree = None;
+    for (name, text) in pairs {
+        let keys = brackets::split(name).map(|(_, keys)| keys).unwrap_or_default();
+        Tree::add(&mut tree, &keys, text).map_err(|why| (String::new(), why))?;
+    }
+    let tree = tree.unwrap_or(Tree::Items(Vec::new()));
+    brackets::read(walker, tree, schema).map_err(|(pointer, why)| (bracketed(&pointer), format!(": {why}")))
+}
+
+/// A field the schema does not name, given as text: a list of its texts
+/// where it is given again.
+fn add_text(object: &mut Map<String, Value>, name: String, text: String) {
+    match object.entry(name) {
+        Entry::Vacant(slot) => {
+            slot.insert(Value::String(text));
+        }
+        Entry::Occupied(mut slot) => match slot.get_mut() {
+            Value::Array(items) => items.push(Value::String(text)),
+            single => *single = Value::Array(vec![single.take(), Value::String(text)]),
+        },
+    }
 }
 
 /// A JSON pointer into a field's value as the brackets that name it
@@ -287,5 +334,40 @@ mod tests {
             .problem
             .message;
         assert!(both.contains("both as itself and in brackets"), "{both}");
+        let empty_key = read_form(&form, b"card[x][]=1&card[x][y]=2")
+            .unwrap_err()
+            .problem
+            .message;
+        assert!(empty_key.contains("form field `card` is given both"), "{empty_key}");
+    }
+
+    #[test]
+    fn fields_the_schema_does_not_name_keep_names_that_brackets_cannot_read() {
+        static COMPONENTS: crate::schema::Components = crate::schema::Components::new(&[]);
+        static PET: crate::schema::Schema = crate::schema::Schema::new(
+            &COMPONENTS,
+            r#"{"type": "object", "properties": {"name": {"type": "string"}}}"#,
+            None,
+        );
+        let form = Body {
+            schema: &PET,
+            ..Body::for_tests(BodyKind::Form, "application/x-www-form-urlencoded")
+        };
+        assert_eq!(
+            read_form(&form, b"name=rex&extra[a]=1&extra[b][]=2").unwrap(),
+            serde_json::json!({"name": "rex", "extra": {"a": "1", "b": ["2"]}}),
+            "an additional property in brackets is read as one"
+        );
+        // An empty key beside named ones (`{"": 1, "b": 2}` written in
+        // brackets) is no one reading of brackets: the names are kept.
+        assert_eq!(
+            read_form(&form, b"name=rex&x[o][]=1&x[o][b]=2&x[o][b]=3").unwrap(),
+            serde_json::json!({"name": "rex", "x[o][]": "1", "x[o][b]": ["2", "3"]}),
+        );
+        assert_eq!(
+            read_form(&form, b"x=%7B%22a%22%3A1%7D&x[a]=1").unwrap(),
+            serde_json::json!({"x": "{\"a\":1}", "x[a]": "1"}),
+            "a field given as itself and in brackets"
+        );
     }
 }
