@@ -91,6 +91,16 @@ fn generate(root: &Path) -> Result<(), String> {
             println!("unchanged {}", file.path.display());
         }
     }
+    // What no spec generates any more goes (a corpus document removed).
+    for orphan in codegen::orphaned_files(root, &files) {
+        let path = root.join(&orphan);
+        std::fs::remove_file(&path).map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        if let Some(parent) = path.parent() {
+            // Only if empty: what else is there stays.
+            let _ = std::fs::remove_dir(parent);
+        }
+        println!("removed {}: no spec generates it", orphan.display());
+    }
     // A crate the generated code now uses is added to its manifest.
     for missing in codegen::dependencies::missing(root, &files) {
         let path = root.join(&missing.manifest);
@@ -122,6 +132,13 @@ fn check(root: &Path) -> Result<(), String> {
     }
     if !missing.is_empty() {
         return Err("a generated crate lacks a dependency its code uses: run `cargo xtask generate`".into());
+    }
+    let orphans = codegen::orphaned_files(root, &files);
+    for orphan in &orphans {
+        eprintln!("{}: generated, but no spec generates it any more", orphan.display());
+    }
+    if !orphans.is_empty() {
+        return Err("generated files are left behind: run `cargo xtask generate` (which removes them)".into());
     }
     if stale.is_empty() {
         let specs: Vec<&str> = codegen::TARGETS.iter().map(|t| &*t.spec).collect();

@@ -10,6 +10,7 @@
 //!   write (`deepObject` in bracket notation, `form` without `explode`).
 //! - [`forms`]: form bodies with lists and objects, as the server reads
 //!   them.
+//! - [`multipart`]: multipart bodies of named, typed parts and files.
 //! - [`parameters`]: header, path and JSON parameter values, and cookie
 //!   parameters, as the server reads them.
 //! - [`credentials`]: credentials put on a request, marked sensitive.
@@ -19,6 +20,7 @@
 
 pub mod credentials;
 pub mod forms;
+pub mod multipart;
 pub mod parameters;
 pub mod query;
 pub mod retries;

@@ -17,6 +17,7 @@ pub mod document;
 mod every_core;
 mod files;
 pub mod generation_cache;
+mod namespace;
 mod no_panic;
 pub mod patterns;
 pub mod pipeline;
@@ -33,7 +34,7 @@ mod webhooks;
 
 use std::path::Path;
 
-pub use self::files::{GeneratedFile, Stale, stale_files};
+pub use self::files::{GeneratedFile, Stale, orphaned_files, stale_files};
 pub use self::pipeline::{
     Generated, degradation, generate_all, generate_leaving_out, generate_per_operation, generate_target,
 };

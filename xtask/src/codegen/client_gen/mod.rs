@@ -2,8 +2,8 @@
 //! not emit on its own (`#[deprecated]` on deprecated operations, the
 //! spec's servers as constants, date-times in paths and headers written
 //! as RFC 3339, forms with lists and objects, cookie parameters, query
-//! objects in the styles progenitor does not write, the credentials, and
-//! retries).
+//! objects in the styles progenitor does not write, multipart bodies, the
+//! credentials, and retries).
 
 mod cookies;
 mod credentials;
@@ -15,6 +15,7 @@ mod forms;
 mod left_out;
 mod media_types;
 mod methods;
+mod multipart;
 mod output_fixes;
 mod pages;
 mod panics;
@@ -33,7 +34,7 @@ use super::targets::{ClientCredentials, ClientInterface};
 use crate::codegen::document::{Spec, SpecError, SpecErrors};
 use date_times::write_date_times_as_rfc3339;
 use deprecated::mark_deprecated;
-use for_progenitor::{Cookies, for_progenitor, wire_names};
+use for_progenitor::{Cookies, MultipartBodies, for_progenitor, wire_names};
 use left_out::left_out_of_the_client;
 use output_fixes::{ListItemsIndented, MethodsReqwestLacks, OneCatchAll};
 use servers::server_constants;
@@ -69,7 +70,13 @@ pub fn generate(
     credentials: ClientCredentials,
     interface: ClientInterface,
 ) -> Result<syn::File, SpecErrors> {
-    let api = for_progenitor(spec, Cookies::AsHeaders);
+    // Builder methods keep their body in a field of their own type, which
+    // this does not rewrite (yet): their multipart operations are left out.
+    let multipart = match interface {
+        ClientInterface::Positional => MultipartBodies::AsBytes,
+        ClientInterface::Builder => MultipartBodies::LeftOut,
+    };
+    let api = for_progenitor(spec, Cookies::AsHeaders, multipart);
     let generate = |api: &openapiv3::OpenAPI| {
         progenitor("client", || {
             Generator::new(&settings(credentials, interface)).generate_tokens(api)
@@ -104,6 +111,9 @@ pub fn generate(
     mark_deprecated(spec, &mut file);
     write_date_times_as_rfc3339(spec, &mut file)?;
     forms::write_structured_forms(spec, &mut file)?;
+    if multipart == MultipartBodies::AsBytes {
+        multipart::send_multipart_bodies(spec, &mut file)?;
+    }
     media_types::send_media_types(spec, &mut file)?;
     parameter_values::write_parameter_values(spec, &mut file)?;
     cookies::send_cookie_parameters(spec, &mut file)?;
@@ -116,7 +126,7 @@ pub fn generate(
     retries::add_retries(&mut file);
     file.items.push(routes::operation_routes(spec));
     file.items.extend(server_constants(spec));
-    file.items.push(left_out_of_the_client(spec));
+    file.items.push(left_out_of_the_client(spec, multipart));
     Ok(file)
 }
 
@@ -130,7 +140,7 @@ pub fn generate_mocks(
     credentials: ClientCredentials,
     interface: ClientInterface,
 ) -> Result<syn::File, SpecError> {
-    let api = for_progenitor(spec, Cookies::Left);
+    let api = for_progenitor(spec, Cookies::Left, MultipartBodies::LeftOut);
     let tokens = progenitor("httpmock", || {
         Generator::new(&settings(credentials, interface)).httpmock(&api, client_module)
     })?;

@@ -6,10 +6,10 @@
 use heck::{ToPascalCase, ToSnakeCase};
 use quote::format_ident;
 
-use super::namespace::Namespace;
 use super::schemas::Schemas;
 use super::types::Types;
 use crate::codegen::document::Spec;
+use crate::codegen::namespace::Namespace;
 
 /// What building the model of an operation needs.
 pub(super) struct Context<'a> {

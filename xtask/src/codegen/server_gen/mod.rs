@@ -25,7 +25,6 @@ mod endpoints;
 mod error_impls;
 mod errors;
 mod model;
-mod namespace;
 mod not_allowed;
 mod parameter_code;
 mod parameters;
@@ -48,13 +47,34 @@ use self::adapter::adapter;
 use self::context::{Context, type_prefix};
 use self::endpoints::{endpoint_decl, handler_method};
 use self::model::{Operation, describe};
-use self::namespace::{MODULE_ITEMS, Namespace, TRAIT_METHODS};
 use self::parameter_code::parameter_structs;
 use self::response_code::response_enum;
 use self::schemas::Schemas;
 use self::tables::operation_table;
 pub use self::types::untypable_components;
 use self::types::{ErrorObject, Types, error_object};
+use crate::codegen::namespace::Namespace;
+
+/// The items every contract module declares whatever the document holds
+/// (below), besides its traits' names.
+const MODULE_ITEMS: [&str; 12] = [
+    "types",
+    "runtime",
+    "webhooks",
+    "BASE_PATH",
+    "API_VERSION",
+    "OPENAPI_DOCUMENT",
+    "COMPONENTS",
+    "OPERATIONS",
+    "StrictServer",
+    "api_description",
+    "endpoint_versions",
+    "register_endpoints",
+];
+
+/// The methods the handlers trait has before its operations' (from
+/// `runtime::Authenticator`), and the API trait's document endpoint.
+const TRAIT_METHODS: [&str; 3] = ["authenticate", "serving", "openapi_document"];
 
 /// `document` is the spec as JSON, served by the server as it was written.
 /// `sends`: the spec is a receiver's (its webhooks and callbacks, from

@@ -5,12 +5,12 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::context::{Context, rust_field};
-use super::namespace::Namespace;
 use super::schemas::canonical;
 use crate::codegen::document::parameter_shapes::{
     ParameterShape, list_delimiter, parameter_schema, parameter_schema_location, parameter_shape,
 };
 use crate::codegen::document::{OperationRef, SpecError};
+use crate::codegen::namespace::Namespace;
 
 pub(super) struct Parameter {
     pub(super) name: String,

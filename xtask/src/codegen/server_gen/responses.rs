@@ -7,9 +7,9 @@ use quote::quote;
 use serde_json::Value;
 
 use super::context::{Context, range_variant, rust_field, status_variant};
-use super::namespace::Namespace;
 use crate::codegen::document::media::{self, MediaKind, served_response};
 use crate::codegen::document::{BodyShape, OperationRef, SpecError, body_shape, is_error_key};
+use crate::codegen::namespace::Namespace;
 
 pub(super) struct Success {
     /// The status, or the first of a range's (`2XX`: 200).

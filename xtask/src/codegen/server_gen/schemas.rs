@@ -8,8 +8,8 @@ use heck::ToShoutySnakeCase;
 use quote::quote;
 use serde_json::{Map, Value};
 
-use super::namespace::Namespace;
 use crate::codegen::document::{Spec, SpecError};
+use crate::codegen::namespace::Namespace;
 use crate::codegen::rust_items::Items;
 use crate::codegen::schema::{doc_form, is_type_alone, validation_form};
 

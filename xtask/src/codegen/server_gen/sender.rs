@@ -8,8 +8,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::model::Operation;
-use super::namespace::Namespace;
 use crate::codegen::document::webhooks::Origin;
+use crate::codegen::namespace::Namespace;
 
 /// `names`: the module's, where each URL constant is claimed.
 pub(super) fn sender(operations: &[Operation], origins: &[Origin], names: &mut Namespace) -> TokenStream {

@@ -6,8 +6,8 @@
 //! Rust's keywords, start with digits, or are shaped like the
 //! generator's own constants, and they meet in every place a name goes:
 //! operations, parameters (in one place and in two), properties (and a
-//! `required` list alone), enum values, titles, components and response
-//! headers.
+//! `required` list alone), enum values, titles, components, response
+//! headers, and the parts of multipart bodies.
 
 use std::path::Path;
 
@@ -96,6 +96,7 @@ pub(super) fn adversarial_document() -> Value {
             }),
         );
     }
+    multipart_operations(&mut paths);
     json!({
         "openapi": "3.0.3",
         "info": {"title": "adversarial names", "version": "1.0.0"},
@@ -116,6 +117,46 @@ pub(super) fn adversarial_document() -> Value {
             "NullTime": {"type": "string", "nullable": true, "title": "NullTime"},
         }},
     })
+}
+
+/// operationIds shaped like the items of the client's `multipart_bodies`
+/// module, each with a multipart body: one of named parts whose names
+/// meet (text of every kind, files, lists of files), one whose schema
+/// names none.
+const MULTIPART_OPERATION_IDS: [&str; 2] = ["File", "parts"];
+
+fn multipart_operations(paths: &mut Map<String, Value>) {
+    let mut parts = properties();
+    let more = json!({
+        "file": {"type": "string", "format": "binary"},
+        "File": {"type": "string", "format": "binary"},
+        "FILE": {"type": "array", "items": {"type": "string", "format": "binary"}},
+        "count": {"type": "integer"},
+        "ratio": {"type": "number"},
+        "flag": {"type": "boolean"},
+        "tags": {"type": "array", "items": {"type": "integer"}},
+        "anything": {"type": "array", "items": {}},
+        "meta": {"type": "object", "properties": {"a": {"type": "string"}}},
+        "value": {},
+    });
+    parts.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
+    let shapes = [
+        json!({"type": "object", "properties": parts, "required": ["file", "count", "type"]}),
+        json!({"type": "string", "format": "binary"}),
+    ];
+    for (id, schema) in MULTIPART_OPERATION_IDS.iter().zip(shapes) {
+        paths.insert(
+            format!("/uploads/{id}"),
+            json!({"post": {
+                "operationId": id,
+                "requestBody": {"required": true, "content": {"multipart/form-data": {
+                    "schema": schema,
+                    "encoding": {"File": {"contentType": "image/png"}, "FILE": {"contentType": "image/*"}},
+                }}},
+                "responses": {"204": {"description": "stored"}, "default": {"description": "anything else"}},
+            }}),
+        );
+    }
 }
 
 fn root() -> &'static Path {
@@ -145,5 +186,8 @@ fn the_adversarial_fixture_is_what_this_file_writes() {
 fn adversarial_names_generate_every_operation() {
     let generated = super::classes::generated(&adversarial_document().to_string());
     assert!(generated.refused.is_empty(), "{:#?}", generated.refused);
-    assert_eq!(generated.operations, OPERATION_IDS.len());
+    assert_eq!(
+        generated.operations,
+        OPERATION_IDS.len() + MULTIPART_OPERATION_IDS.len()
+    );
 }

@@ -302,3 +302,52 @@ fn media_types_in_capitals_are_the_types_they_name() {
     assert!(generated.refused.is_empty(), "{:?}", generated.refused);
     assert!(server(&generated).contains("kind: runtime::BodyKind::Json"));
 }
+
+/// A multipart body is sent by the client: its method takes a struct of
+/// the body's parts, each text part of its schema's type (optional where
+/// the schema does not require it), each file a `File` sent with the
+/// `encoding`'s content type unless it says its own.
+#[test]
+fn multipart_bodies_are_sent_by_the_client_as_typed_parts() {
+    let generated = generated(&spec(
+        r#"paths:
+  /upload:
+    post:
+      operationId: upload
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [file, count]
+              properties:
+                file: {type: string, format: binary, description: The scan.}
+                count: {type: integer}
+                tags: {type: array, items: {type: integer}}
+                note: {type: string}
+            encoding:
+              file: {contentType: application/pdf}
+      responses:
+        '204': {description: stored}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let client = &generated
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("client.rs"))
+        .unwrap()
+        .contents;
+    for expected in [
+        "body: multipart_bodies::Upload,",
+        "/// The scan.\n        pub file: File,",
+        "pub count: i64,",
+        "pub tags: ::std::vec::Vec<i64>,",
+        "pub note: ::std::option::Option<::std::string::String>,",
+        r#"parts = parts.file("file", value, "application/pdf");"#,
+        "LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];",
+    ] {
+        assert!(client.contains(expected), "the client lacks `{expected}`");
+    }
+}

@@ -225,6 +225,124 @@ const _: () = {
 };
 #[allow(clippy::all)]
 impl Client {
+    /**Predict an image and saves the result
+
+Sends a `POST` request to `/{projectId}/image`
+
+Arguments:
+- `project_id`: The project id
+- `application`: Optional. Specifies the name of application using the endpoint
+- `iteration_id`: Optional. Specifies the id of a particular iteration to evaluate against.
+              The default iteration for the project will be used when not specified
+- `prediction_key`
+- `body`
+*/
+    pub async fn predict_image<'a>(
+        &'a self,
+        project_id: &'a ::uuid::Uuid,
+        application: Option<&'a str>,
+        iteration_id: Option<&'a ::uuid::Uuid>,
+        prediction_key: &'a str,
+        body: multipart_bodies::PredictImage,
+    ) -> Result<ResponseValue<types::ImagePredictionResultModel>, Error<()>> {
+        let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)
+            .encode()
+            .await?;
+        let url = format!(
+            "{}/{}/image", self.baseurl, encode_path(& project_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        header_map.append("Prediction-Key", prediction_key.to_string().try_into()?);
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .header(::reqwest::header::CONTENT_TYPE, body.content_type)
+            .body(body.body)
+            .query(&progenitor_client::QueryParam::new("application", &application))
+            .query(&progenitor_client::QueryParam::new("iterationId", &iteration_id))
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "predict_image",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Predict an image without saving the result
+
+Sends a `POST` request to `/{projectId}/image/nostore`
+
+Arguments:
+- `project_id`: The project id
+- `application`: Optional. Specifies the name of application using the endpoint
+- `iteration_id`: Optional. Specifies the id of a particular iteration to evaluate against.
+              The default iteration for the project will be used when not specified
+- `prediction_key`
+- `body`
+*/
+    pub async fn predict_image_with_no_store<'a>(
+        &'a self,
+        project_id: &'a ::uuid::Uuid,
+        application: Option<&'a str>,
+        iteration_id: Option<&'a ::uuid::Uuid>,
+        prediction_key: &'a str,
+        body: multipart_bodies::PredictImageWithNoStore,
+    ) -> Result<ResponseValue<types::ImagePredictionResultModel>, Error<()>> {
+        let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)
+            .encode()
+            .await?;
+        let url = format!(
+            "{}/{}/image/nostore", self.baseurl, encode_path(& project_id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        header_map.append("Prediction-Key", prediction_key.to_string().try_into()?);
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(
+                ::reqwest::header::ACCEPT,
+                ::reqwest::header::HeaderValue::from_static("application/json"),
+            )
+            .header(::reqwest::header::CONTENT_TYPE, body.content_type)
+            .body(body.body)
+            .query(&progenitor_client::QueryParam::new("application", &application))
+            .query(&progenitor_client::QueryParam::new("iterationId", &iteration_id))
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "predict_image_with_no_store",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => ResponseValue::from_response(response).await,
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Predict an image url and saves the result
 
 Sends a `POST` request to `/{projectId}/url`
@@ -430,6 +548,46 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .await
     }
 }
+/// The parts of each multipart operation's body, by name and
+/// type, as its method takes them; files are [`File`]s (bytes
+/// or a stream, with a file name and a content type).
+pub mod multipart_bodies {
+    pub use ::api_client_runtime::multipart::{File, Parts};
+    /// The parts of `PredictImage`'s body (`multipart/form-data`), as its method takes them.
+    #[derive(Debug)]
+    pub struct PredictImage {
+        /// The part `imageData`.
+        pub image_data: File,
+    }
+    impl ::api_client_runtime::multipart::MultipartBody for PredictImage {
+        fn into_parts(self) -> ::api_client_runtime::multipart::Parts {
+            #[allow(unused_mut)]
+            let mut parts = ::api_client_runtime::multipart::Parts::new();
+            {
+                let value = self.image_data;
+                parts = parts.file("imageData", value, "application/octet-stream");
+            }
+            parts
+        }
+    }
+    /// The parts of `PredictImageWithNoStore`'s body (`multipart/form-data`), as its method takes them.
+    #[derive(Debug)]
+    pub struct PredictImageWithNoStore {
+        /// The part `imageData`.
+        pub image_data: File,
+    }
+    impl ::api_client_runtime::multipart::MultipartBody for PredictImageWithNoStore {
+        fn into_parts(self) -> ::api_client_runtime::multipart::Parts {
+            #[allow(unused_mut)]
+            let mut parts = ::api_client_runtime::multipart::Parts::new();
+            {
+                let value = self.image_data;
+                parts = parts.file("imageData", value, "application/octet-stream");
+            }
+            parts
+        }
+    }
+}
 impl Client {
     /// How this client retries a request after a transient failure
     /// (a refused connection, a timeout, 408, 429, 502, 503, 504;
@@ -473,7 +631,4 @@ pub fn operation_route(
 pub const SERVER_0_BASE_URL: &str = "https://southcentralus.api.cognitive.microsoft.com/customvision/v1.1/Prediction";
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).
-pub const LEFT_OUT_OF_THE_CLIENT: &[&str] = &[
-    "POST /{projectId}/image (PredictImage): a multipart/form-data body, which progenitor's client cannot send",
-    "POST /{projectId}/image/nostore (PredictImageWithNoStore): a multipart/form-data body, which progenitor's client cannot send",
-];
+pub const LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];

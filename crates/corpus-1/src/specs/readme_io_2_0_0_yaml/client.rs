@@ -403,6 +403,98 @@ Arguments:
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Upload an API specification to ReadMe. Or, to use a newer solution see https://docs.readme.com/guides/docs/automatically-sync-api-specification-with-github
+
+Sends a `POST` request to `/api-specification`
+
+Arguments:
+- `x_readme_version`: Version number of your docs project, for example, v3.0. To see all valid versions for your docs project call https://docs.readme.com/developers/reference/version#getversions.
+- `body`
+*/
+    pub async fn upload_api_specification<'a>(
+        &'a self,
+        x_readme_version: &'a str,
+        body: multipart_bodies::UploadApiSpecification,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)
+            .encode()
+            .await?;
+        let url = format!("{}/api-specification", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        header_map.append("x-readme-version", x_readme_version.to_string().try_into()?);
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(::reqwest::header::CONTENT_TYPE, body.content_type)
+            .body(body.body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "upload_api_specification",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            201u16 => Ok(ResponseValue::empty(response)),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Update an API specification in ReadMe
+
+Sends a `PUT` request to `/api-specification/{id}`
+
+Arguments:
+- `id`: ID of the API specification. The unique ID for each API can be found by navigating to your **API Definitions** page.
+- `body`
+*/
+    pub async fn update_api_specification<'a>(
+        &'a self,
+        id: &'a str,
+        body: multipart_bodies::UpdateApiSpecification,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)
+            .encode()
+            .await?;
+        let url = format!(
+            "{}/api-specification/{}", self.baseurl, encode_path(& id.to_string()),
+        );
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .put(url)
+            .header(::reqwest::header::CONTENT_TYPE, body.content_type)
+            .body(body.body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "update_api_specification",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::empty(response)),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**Delete an API specification in ReadMe
 
 Sends a `DELETE` request to `/api-specification/{id}`
@@ -1127,6 +1219,93 @@ Sends a `GET` request to `/errors`
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**DEPRECATED. Instead use https://docs.readme.com/developers/reference/api-specification#uploadapispecification to upload a Swagger file to ReadMe
+
+Sends a `POST` request to `/swagger`
+
+*/
+    #[deprecated(note = "`uploadSwagger` is deprecated; no sunset date is set yet")]
+    pub async fn upload_swagger<'a>(
+        &'a self,
+        body: multipart_bodies::UploadSwagger,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)
+            .encode()
+            .await?;
+        let url = format!("{}/swagger", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(::reqwest::header::CONTENT_TYPE, body.content_type)
+            .body(body.body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "upload_swagger",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            201u16 => Ok(ResponseValue::empty(response)),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**DEPRECATED. Instead, use https://docs.readme.com/developers/reference/api-specification#updateapispecification to update a Swagger file.
+
+Sends a `PUT` request to `/swagger/{id}`
+
+Arguments:
+- `id`: ID of the Swagger file
+- `body`
+*/
+    #[deprecated(note = "`updateSwagger` is deprecated; no sunset date is set yet")]
+    pub async fn update_swagger<'a>(
+        &'a self,
+        id: &'a str,
+        body: multipart_bodies::UpdateSwagger,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)
+            .encode()
+            .await?;
+        let url = format!("{}/swagger/{}", self.baseurl, encode_path(& id.to_string()),);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .put(url)
+            .header(::reqwest::header::CONTENT_TYPE, body.content_type)
+            .body(body.body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "update_swagger",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            200u16 => Ok(ResponseValue::empty(response)),
+            400u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
     /**DEPRECATED. Instead, use https://docs.readme.com/developers/reference/api-specification#deleteapispecification to delete a Swagger file in ReadMe
 
 Sends a `DELETE` request to `/swagger/{id}`
@@ -1503,6 +1682,76 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .await
     }
 }
+/// The parts of each multipart operation's body, by name and
+/// type, as its method takes them; files are [`File`]s (bytes
+/// or a stream, with a file name and a content type).
+pub mod multipart_bodies {
+    pub use ::api_client_runtime::multipart::{File, Parts};
+    /// The parts of `uploadAPISpecification`'s body (`multipart/form-data`), as its method takes them.
+    #[derive(Debug)]
+    pub struct UploadApiSpecification {
+        /// OpenAPI/Swagger file
+        pub spec: ::std::option::Option<File>,
+    }
+    impl ::api_client_runtime::multipart::MultipartBody for UploadApiSpecification {
+        fn into_parts(self) -> ::api_client_runtime::multipart::Parts {
+            #[allow(unused_mut)]
+            let mut parts = ::api_client_runtime::multipart::Parts::new();
+            if let Some(value) = self.spec {
+                parts = parts.file("spec", value, "application/octet-stream");
+            }
+            parts
+        }
+    }
+    /// The parts of `updateAPISpecification`'s body (`multipart/form-data`), as its method takes them.
+    #[derive(Debug)]
+    pub struct UpdateApiSpecification {
+        /// OpenAPI/Swagger file
+        pub spec: ::std::option::Option<File>,
+    }
+    impl ::api_client_runtime::multipart::MultipartBody for UpdateApiSpecification {
+        fn into_parts(self) -> ::api_client_runtime::multipart::Parts {
+            #[allow(unused_mut)]
+            let mut parts = ::api_client_runtime::multipart::Parts::new();
+            if let Some(value) = self.spec {
+                parts = parts.file("spec", value, "application/octet-stream");
+            }
+            parts
+        }
+    }
+    /// The parts of `uploadSwagger`'s body (`multipart/form-data`), as its method takes them.
+    #[derive(Debug)]
+    pub struct UploadSwagger {
+        /// Swagger file
+        pub swagger: ::std::option::Option<File>,
+    }
+    impl ::api_client_runtime::multipart::MultipartBody for UploadSwagger {
+        fn into_parts(self) -> ::api_client_runtime::multipart::Parts {
+            #[allow(unused_mut)]
+            let mut parts = ::api_client_runtime::multipart::Parts::new();
+            if let Some(value) = self.swagger {
+                parts = parts.file("swagger", value, "application/octet-stream");
+            }
+            parts
+        }
+    }
+    /// The parts of `updateSwagger`'s body (`multipart/form-data`), as its method takes them.
+    #[derive(Debug)]
+    pub struct UpdateSwagger {
+        /// Swagger file
+        pub swagger: ::std::option::Option<File>,
+    }
+    impl ::api_client_runtime::multipart::MultipartBody for UpdateSwagger {
+        fn into_parts(self) -> ::api_client_runtime::multipart::Parts {
+            #[allow(unused_mut)]
+            let mut parts = ::api_client_runtime::multipart::Parts::new();
+            if let Some(value) = self.swagger {
+                parts = parts.file("swagger", value, "application/octet-stream");
+            }
+            parts
+        }
+    }
+}
 impl Client {
     /// How this client retries a request after a transient failure
     /// (a refused connection, a timeout, 408, 429, 502, 503, 504;
@@ -1573,9 +1822,4 @@ pub fn operation_route(
 pub const SERVER_0_BASE_URL: &str = "https://dash.readme.io/api/v1";
 /// The spec's operations this client has no method for, each with
 /// why (the server serves them all).
-pub const LEFT_OUT_OF_THE_CLIENT: &[&str] = &[
-    "POST /api-specification (uploadAPISpecification): a multipart/form-data body, which progenitor's client cannot send",
-    "PUT /api-specification/{id} (updateAPISpecification): a multipart/form-data body, which progenitor's client cannot send",
-    "POST /swagger (uploadSwagger): a multipart/form-data body, which progenitor's client cannot send",
-    "PUT /swagger/{id} (updateSwagger): a multipart/form-data body, which progenitor's client cannot send",
-];
+pub const LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];

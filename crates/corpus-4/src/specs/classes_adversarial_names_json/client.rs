@@ -1415,6 +1415,84 @@ impl Client {
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
+    /**Sends a `POST` request to `/uploads/File`
+
+*/
+    pub async fn file<'a>(
+        &'a self,
+        body: multipart_bodies::File2,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)
+            .encode()
+            .await?;
+        let url = format!("{}/uploads/File", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(::reqwest::header::CONTENT_TYPE, body.content_type)
+            .body(body.body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "file",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
+    /**Sends a `POST` request to `/uploads/parts`
+
+*/
+    pub async fn parts<'a>(
+        &'a self,
+        body: multipart_bodies::Parts,
+    ) -> Result<ResponseValue<()>, Error<()>> {
+        let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)
+            .encode()
+            .await?;
+        let url = format!("{}/uploads/parts", self.baseurl,);
+        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+        header_map
+            .append(
+                ::reqwest::header::HeaderName::from_static("api-version"),
+                ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+            );
+        #[allow(unused_mut)]
+        let mut request = self
+            .client
+            .post(url)
+            .header(::reqwest::header::CONTENT_TYPE, body.content_type)
+            .body(body.body)
+            .headers(header_map)
+            .build()?;
+        let info = OperationInfo {
+            operation_id: "parts",
+        };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        match response.status().as_u16() {
+            204u16 => Ok(ResponseValue::empty(response)),
+            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
+            _ => Err(Error::UnexpectedResponse(response)),
+        }
+    }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
@@ -1459,6 +1537,8 @@ impl Credentials {
             "operations" => &[],
             "components" => &[],
             "strict_server_2" => &[],
+            "file" => &[],
+            "parts" => &[],
             _ => &[],
         }
     }
@@ -1520,6 +1600,157 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
             .await
     }
 }
+/// The parts of each multipart operation's body, by name and
+/// type, as its method takes them; files are [`File`]s (bytes
+/// or a stream, with a file name and a content type).
+pub mod multipart_bodies {
+    pub use ::api_client_runtime::multipart::{File, Parts};
+    /// The parts of `File`'s body (`multipart/form-data`), as its method takes them.
+    #[derive(Debug)]
+    pub struct File2 {
+        /// The part ``.
+        pub part_: ::std::option::Option<::std::string::String>,
+        /// The part `1st`.
+        pub part_1st: ::std::option::Option<::std::string::String>,
+        /// The part `FILE`.
+        pub file: ::std::vec::Vec<File>,
+        /// The part `FOO`.
+        pub foo: ::std::option::Option<::std::string::String>,
+        /// The part `File`.
+        pub file2: ::std::option::Option<File>,
+        /// The part `Foo`.
+        pub foo2: ::std::option::Option<::std::string::String>,
+        /// The part `Self`.
+        pub self_: ::std::option::Option<::std::string::String>,
+        /// The part `_1st`.
+        pub part_1st_2: ::std::option::Option<::std::string::String>,
+        /// The part `anything`.
+        pub anything: ::std::vec::Vec<::serde_json::Value>,
+        /// The part `count`.
+        pub count: i64,
+        /// The part `crate`.
+        pub crate_: ::std::option::Option<::std::string::String>,
+        /// The part `file`.
+        pub file3: File,
+        /// The part `flag`.
+        pub flag: ::std::option::Option<bool>,
+        /// The part `foo`.
+        pub foo3: ::std::option::Option<::std::string::String>,
+        /** The part `foo
+bar`.*/
+        pub foo_bar: ::std::option::Option<::std::string::String>,
+        /// The part `foo bar`.
+        pub foo_bar_2: ::std::option::Option<::std::string::String>,
+        /// The part `foo"bar`.
+        pub foo_bar_3: ::std::option::Option<::std::string::String>,
+        /// The part `foo\bar`.
+        pub foo_bar_4: ::std::option::Option<::std::string::String>,
+        /// The part `meta`.
+        pub meta: ::std::option::Option<::serde_json::Value>,
+        /// The part `r#type`.
+        pub r_type: ::std::option::Option<::std::string::String>,
+        /// The part `ratio`.
+        pub ratio: ::std::option::Option<f64>,
+        /// The part `self`.
+        pub self_2: ::std::option::Option<::std::string::String>,
+        /// The part `super`.
+        pub super_: ::std::option::Option<::std::string::String>,
+        /// The part `tags`.
+        pub tags: ::std::vec::Vec<i64>,
+        /// The part `type`.
+        pub type_: ::std::string::String,
+        /// The part `value`.
+        pub value: ::std::option::Option<::serde_json::Value>,
+    }
+    impl ::api_client_runtime::multipart::MultipartBody for File2 {
+        fn into_parts(self) -> ::api_client_runtime::multipart::Parts {
+            #[allow(unused_mut)]
+            let mut parts = ::api_client_runtime::multipart::Parts::new();
+            if let Some(value) = self.part_ {
+                parts = parts.text("", value);
+            }
+            if let Some(value) = self.part_1st {
+                parts = parts.text("1st", value);
+            }
+            for value in self.file {
+                parts = parts.file("FILE", value, "application/octet-stream");
+            }
+            if let Some(value) = self.foo {
+                parts = parts.text("FOO", value);
+            }
+            if let Some(value) = self.file2 {
+                parts = parts.file("File", value, "image/png");
+            }
+            if let Some(value) = self.foo2 {
+                parts = parts.text("Foo", value);
+            }
+            if let Some(value) = self.self_ {
+                parts = parts.text("Self", value);
+            }
+            if let Some(value) = self.part_1st_2 {
+                parts = parts.text("_1st", value);
+            }
+            for value in self.anything {
+                parts = parts.value("anything", &value);
+            }
+            {
+                let value = self.count;
+                parts = parts.text("count", value);
+            }
+            if let Some(value) = self.crate_ {
+                parts = parts.text("crate", value);
+            }
+            {
+                let value = self.file3;
+                parts = parts.file("file", value, "application/octet-stream");
+            }
+            if let Some(value) = self.flag {
+                parts = parts.text("flag", value);
+            }
+            if let Some(value) = self.foo3 {
+                parts = parts.text("foo", value);
+            }
+            if let Some(value) = self.foo_bar {
+                parts = parts.text("foo\nbar", value);
+            }
+            if let Some(value) = self.foo_bar_2 {
+                parts = parts.text("foo bar", value);
+            }
+            if let Some(value) = self.foo_bar_3 {
+                parts = parts.text("foo\"bar", value);
+            }
+            if let Some(value) = self.foo_bar_4 {
+                parts = parts.text("foo\\bar", value);
+            }
+            if let Some(value) = self.meta {
+                parts = parts.value("meta", &value);
+            }
+            if let Some(value) = self.r_type {
+                parts = parts.text("r#type", value);
+            }
+            if let Some(value) = self.ratio {
+                parts = parts.text("ratio", value);
+            }
+            if let Some(value) = self.self_2 {
+                parts = parts.text("self", value);
+            }
+            if let Some(value) = self.super_ {
+                parts = parts.text("super", value);
+            }
+            for value in self.tags {
+                parts = parts.text("tags", value);
+            }
+            {
+                let value = self.type_;
+                parts = parts.text("type", value);
+            }
+            if let Some(value) = self.value {
+                parts = parts.value("value", &value);
+            }
+            parts
+        }
+    }
+}
 impl Client {
     /// How this client retries a request after a transient failure
     /// (a refused connection, a timeout, 408, 429, 502, 503, 504;
@@ -1547,6 +1778,7 @@ pub fn operation_route(
         "api_description" => ("api_description", "/things13/{Foo}/{foo}"),
         "authenticate" => ("authenticate", "/things12/{Foo}/{foo}"),
         "components" => ("COMPONENTS", "/things8/{Foo}/{foo}"),
+        "file" => ("File", "/uploads/File"),
         "get_pet" => ("getPet", "/things2/{Foo}/{foo}"),
         "get_pet_2" => ("get_pet_2", "/things3/{Foo}/{foo}"),
         "get_pet_3" => ("GET_PET_3", "/things4/{Foo}/{foo}"),
@@ -1554,6 +1786,7 @@ pub fn operation_route(
         "get_pet_response" => ("getPetResponse", "/things6/{Foo}/{foo}"),
         "openapi_document" => ("openapiDocument", "/things11/{Foo}/{foo}"),
         "operations" => ("OPERATIONS", "/things7/{Foo}/{foo}"),
+        "parts" => ("parts", "/uploads/parts"),
         "strict_server" => ("strictServer", "/things10/{Foo}/{foo}"),
         "strict_server_2" => ("StrictServer_2", "/things9/{Foo}/{foo}"),
         "t1" => ("t1", "/things0/{Foo}/{foo}"),

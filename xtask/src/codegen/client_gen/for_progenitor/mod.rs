@@ -13,8 +13,8 @@ use openapiv3::{OpenAPI, ReferenceOr, StatusCode};
 use crate::codegen::document::media::{self, MediaKind, Served, served_response};
 use crate::codegen::document::{Spec, pointer_of, served_body};
 
-pub(super) use operations::multipart_operations;
-use operations::{operations_mut, without_multipart_operations};
+pub(super) use operations::{MultipartBodies, multipart_operations};
+use operations::{multipart_operations_for_progenitor, operations_mut};
 pub(super) use parameter_names::wire_names;
 pub(super) use parameters::Cookies;
 use parameters::{is_ignored_header, parameters_progenitor_takes};
@@ -31,11 +31,11 @@ use response_types::resolve_response;
 /// several media types is handed over in the one the server's handler
 /// value is read or written as. progenitor refuses cookie parameters:
 /// `cookies` says what it gets instead.
-pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies) -> OpenAPI {
+pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies, multipart: MultipartBodies) -> OpenAPI {
     let mut api = schemas_as_typify_reads(spec);
     parameters_progenitor_takes(&mut api, cookies);
     parameter_names::distinct_parameter_names(&mut api);
-    without_multipart_operations(&mut api, spec);
+    multipart_operations_for_progenitor(&mut api, spec, multipart);
     one_way::unrequire_one_way_properties(&mut api);
     // A JSON response without a schema is any JSON value; progenitor
     // wants the schema written (`{}`).

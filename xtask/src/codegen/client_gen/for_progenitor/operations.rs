@@ -1,28 +1,69 @@
 //! The document's operations, as progenitor's input needs them: each
-//! path item's operations to change, and the multipart ones left out
-//! (progenitor's client cannot send them).
+//! path item's operations to change, and the multipart ones as bodies of
+//! bytes or left out (progenitor's client cannot send them).
 
 use openapiv3::{OpenAPI, ReferenceOr};
 
 use crate::codegen::document::media;
 use crate::codegen::document::{Spec, operation_slots, served_body};
 
-/// A path item's operations, in openapiv3's order.
-/// progenitor's client cannot send a multipart body: an operation whose
-/// body the server reads as multipart is left out of the client (the
-/// client's `LEFT_OUT_OF_THE_CLIENT` says which).
-pub(super) fn without_multipart_operations(api: &mut OpenAPI, spec: &Spec) {
-    let left_out = multipart_operations(spec);
+/// What progenitor gets of an operation whose body the server reads as
+/// multipart, which progenitor's client cannot send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::codegen::client_gen) enum MultipartBodies {
+    /// A body of bytes (`application/octet-stream`), so that progenitor
+    /// writes the method, which `client_gen/multipart.rs` then makes take
+    /// the operation's parts.
+    AsBytes,
+    /// Nothing: the operation is left out (the client's
+    /// `LEFT_OUT_OF_THE_CLIENT` says which).
+    LeftOut,
+}
+
+/// Each operation whose body the server reads as multipart, as
+/// `multipart` says progenitor gets it.
+pub(super) fn multipart_operations_for_progenitor(api: &mut OpenAPI, spec: &Spec, multipart: MultipartBodies) {
+    let multiparts = multipart_operations(spec);
     for (path, item) in api.paths.paths.iter_mut() {
         let ReferenceOr::Item(item) = item else { continue };
         for (method, slot) in operation_slots(item) {
-            if left_out
+            if !multiparts
                 .iter()
                 .any(|(m, p, _)| *m == method.to_uppercase() && p == path)
             {
-                *slot = None;
+                continue;
+            }
+            match (multipart, slot.as_mut()) {
+                (MultipartBodies::AsBytes, Some(operation)) => {
+                    let required = match &operation.request_body {
+                        Some(ReferenceOr::Item(body)) => body.required,
+                        _ => true,
+                    };
+                    operation.request_body = Some(ReferenceOr::Item(bytes_body(required)));
+                }
+                _ => *slot = None,
             }
         }
+    }
+}
+
+/// A required body of bytes.
+fn bytes_body(required: bool) -> openapiv3::RequestBody {
+    let schema = openapiv3::Schema {
+        schema_data: Default::default(),
+        schema_kind: openapiv3::SchemaKind::Type(openapiv3::Type::String(openapiv3::StringType {
+            format: openapiv3::VariantOrUnknownOrEmpty::Item(openapiv3::StringFormat::Binary),
+            ..Default::default()
+        })),
+    };
+    let media = openapiv3::MediaType {
+        schema: Some(ReferenceOr::Item(schema)),
+        ..Default::default()
+    };
+    openapiv3::RequestBody {
+        content: [("application/octet-stream".to_string(), media)].into_iter().collect(),
+        required,
+        ..Default::default()
     }
 }
 
@@ -48,6 +89,7 @@ pub(in crate::codegen::client_gen) fn multipart_operations(spec: &Spec) -> Vec<(
         .collect()
 }
 
+/// A path item's operations, in openapiv3's order.
 pub(super) fn operations_mut(item: &mut openapiv3::PathItem) -> impl Iterator<Item = &mut openapiv3::Operation> {
     operation_slots(item).into_iter().filter_map(|(_, slot)| slot.as_mut())
 }

@@ -6,40 +6,21 @@
 //! named as `getPet`'s parameters are): every item name of the module and
 //! every method of the traits is claimed here, and a name already taken
 //! gets the first free numbered suffix, in document order, so the same
-//! document always gets the same names. A leaf of `server_gen/`.
+//! document always gets the same names. The client's own items (its
+//! multipart bodies' structs and fields) are claimed the same way. A leaf
+//! of `codegen/`.
 
 use std::collections::BTreeSet;
 
 use quote::format_ident;
 
 /// Names taken in one Rust namespace.
-pub(super) struct Namespace {
+pub(crate) struct Namespace {
     taken: BTreeSet<String>,
 }
 
-/// The items every contract module declares whatever the document holds
-/// (`server_gen/mod.rs`), besides its traits' names.
-pub(super) const MODULE_ITEMS: [&str; 12] = [
-    "types",
-    "runtime",
-    "webhooks",
-    "BASE_PATH",
-    "API_VERSION",
-    "OPENAPI_DOCUMENT",
-    "COMPONENTS",
-    "OPERATIONS",
-    "StrictServer",
-    "api_description",
-    "endpoint_versions",
-    "register_endpoints",
-];
-
-/// The methods the handlers trait has before its operations' (from
-/// `runtime::Authenticator`), and the API trait's document endpoint.
-pub(super) const TRAIT_METHODS: [&str; 3] = ["authenticate", "serving", "openapi_document"];
-
 impl Namespace {
-    pub(super) fn reserving<'a>(names: impl IntoIterator<Item = &'a str>) -> Namespace {
+    pub(crate) fn reserving<'a>(names: impl IntoIterator<Item = &'a str>) -> Namespace {
         Namespace {
             taken: names.into_iter().map(str::to_string).collect(),
         }
@@ -48,7 +29,7 @@ impl Namespace {
     /// Takes `wanted` (made an identifier: ASCII letters, digits and `_`,
     /// never a leading digit or a keyword), or, when it is taken, the same
     /// with the first free number after it (`Foo2`, `FOO_2`, `foo_2`).
-    pub(super) fn claim(&mut self, wanted: &str) -> syn::Ident {
+    pub(crate) fn claim(&mut self, wanted: &str) -> syn::Ident {
         let mut base: String = wanted
             .chars()
             .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -78,7 +59,7 @@ impl Namespace {
 
     /// Takes `name` as it is (a name the generator chose, not the
     /// document), so that no later claim takes it.
-    pub(super) fn reserve(&mut self, name: &str) {
+    pub(crate) fn reserve(&mut self, name: &str) {
         self.taken.insert(name.to_string());
     }
 }
@@ -89,7 +70,7 @@ mod tests {
 
     #[test]
     fn a_taken_name_gets_the_first_free_number() {
-        let mut names = Namespace::reserving(MODULE_ITEMS);
+        let mut names = Namespace::reserving(["COMPONENTS"]);
         assert_eq!(names.claim("T1"), "T1");
         assert_eq!(names.claim("T1"), "T1_2");
         assert_eq!(names.claim("GetPet"), "GetPet");
