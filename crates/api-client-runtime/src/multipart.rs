@@ -94,6 +94,15 @@ fn is_plain(name: &str) -> bool {
     !name.contains(['"', '\\', '\r', '\n'])
 }
 
+impl std::fmt::Debug for Parts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parts")
+            .field("form", &self.form)
+            .field("in_memory", &self.in_memory)
+            .finish()
+    }
+}
+
 impl Default for Parts {
     fn default() -> Parts {
         Parts::new()

@@ -5998,7 +5998,7 @@ Sends a `GET` request to `/plugins/{version}`
     > {
         let url = format!(
             "{}/plugins/{}", self.baseurl, encode_path(&
-            ::api_client_runtime::parameters::parameter_text(version)),
+            ::api_client_runtime::parameters::parameter_text(& version)),
         );
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
         header_map
@@ -6010,7 +6010,7 @@ Sends a `GET` request to `/plugins/{version}`
             header_map
                 .append(
                     "X-Build",
-                    ::api_client_runtime::parameters::exploded_text(value).try_into()?,
+                    ::api_client_runtime::parameters::exploded_text(&value).try_into()?,
                 );
         }
         #[allow(unused_mut)]

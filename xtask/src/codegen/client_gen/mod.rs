@@ -70,12 +70,7 @@ pub fn generate(
     credentials: ClientCredentials,
     interface: ClientInterface,
 ) -> Result<syn::File, SpecErrors> {
-    // Builder methods keep their body in a field of their own type, which
-    // this does not rewrite (yet): their multipart operations are left out.
-    let multipart = match interface {
-        ClientInterface::Positional => MultipartBodies::AsBytes,
-        ClientInterface::Builder => MultipartBodies::LeftOut,
-    };
+    let multipart = MultipartBodies::AsBytes;
     let api = for_progenitor(spec, Cookies::AsHeaders, multipart);
     let generate = |api: &openapiv3::OpenAPI| {
         progenitor("client", || {
@@ -111,9 +106,7 @@ pub fn generate(
     mark_deprecated(spec, &mut file);
     write_date_times_as_rfc3339(spec, &mut file)?;
     forms::write_structured_forms(spec, &mut file)?;
-    if multipart == MultipartBodies::AsBytes {
-        multipart::send_multipart_bodies(spec, &mut file)?;
-    }
+    multipart::send_multipart_bodies(spec, &mut file)?;
     media_types::send_media_types(spec, &mut file)?;
     parameter_values::write_parameter_values(spec, &mut file)?;
     cookies::send_cookie_parameters(spec, &mut file)?;

@@ -30,21 +30,26 @@ pub fn send_multipart_bodies(spec: &Spec, file: &mut syn::File) -> Result<(), Sp
     // The module's own names, which a consumer builds files and free
     // parts with (no dependency of their own needed).
     let mut names = Namespace::reserving(["File", "Parts"]);
+    let mut builders = Vec::new();
     let rewritten = rewrite_methods(spec, file, |op| {
         let Some((shape, media)) = multipart_shape(spec, op)? else {
             return Ok(None);
         };
         let module = quote::format_ident!("{MODULE}");
-        let parts_type = match shape {
-            Shape::Whole => quote!(#module::Parts),
+        let name = match shape {
+            Shape::Whole => quote::format_ident!("Parts"),
             Shape::Fields(parts) => {
                 let name = names.claim(&op.operation_id().to_upper_camel_case());
                 structs.push(parts_struct(op, &name, &parts, &media));
-                quote!(#module::#name)
+                name
             }
         };
-        Ok(Some(SendsParts { parts_type }))
+        builders.push((op.operation_id().to_snake_case().to_upper_camel_case(), name.clone()));
+        Ok(Some(SendsParts {
+            parts_type: quote!(#module::#name),
+        }))
     })?;
+    builder_bodies(file, &builders);
     if rewritten {
         let module = quote::format_ident!("{MODULE}");
         file.items.push(syn::parse_quote! {
@@ -239,6 +244,11 @@ struct SendsParts {
 
 impl VisitMut for SendsParts {
     fn visit_impl_item_fn_mut(&mut self, method: &mut syn::ImplItemFn) {
+        // A builder client's method of the operation's name only makes the
+        // builder; its `send` sends.
+        if method.sig.asyncness.is_none() {
+            return;
+        }
         // progenitor's `B: Into<reqwest::Body>` goes; `body: B` takes the
         // parts.
         let generics = std::mem::take(&mut method.sig.generics.params);
@@ -254,8 +264,13 @@ impl VisitMut for SendsParts {
                 *typed.ty = syn::parse_quote!(#parts_type);
             }
         }
+        // First, or in a builder's `send` once `body` is bound.
+        let bound = method.block.stmts.iter().rposition(|stmt| {
+            matches!(stmt, syn::Stmt::Local(local)
+                if matches!(&local.pat, syn::Pat::Ident(pat) if pat.ident == "body"))
+        });
         method.block.stmts.insert(
-            0,
+            bound.map_or(0, |at| at + 1),
             syn::parse_quote! {
                 let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body).encode().await?;
             },
@@ -271,6 +286,55 @@ impl VisitMut for SendsParts {
                 call.args[1] = syn::parse_quote!(body.content_type);
             }
             ("body", Some("body")) => call.args[0] = syn::parse_quote!(body.body),
+            _ => {}
+        }
+    }
+}
+
+/// A builder's body of bytes (progenitor's `body` field and setter), made
+/// to hold the operation's parts: `builders` are the builders' names and
+/// their parts' types.
+fn builder_bodies(file: &mut syn::File, builders: &[(String, syn::Ident)]) {
+    let module = quote::format_ident!("{MODULE}");
+    let items = file.items.iter_mut().find_map(|item| match item {
+        syn::Item::Mod(m) if m.ident == "builder" => m.content.as_mut().map(|(_, items)| items),
+        _ => None,
+    });
+    for item in items.into_iter().flatten() {
+        let named = |ty: &syn::Type| {
+            builders.iter().find(|(builder, _)| {
+                matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == builder))
+            })
+        };
+        match item {
+            syn::Item::Struct(declared) => {
+                let Some((_, parts)) = builders.iter().find(|(builder, _)| declared.ident == builder) else {
+                    continue;
+                };
+                for field in declared.fields.iter_mut() {
+                    if field.ident.as_ref().is_some_and(|ident| ident == "body") {
+                        field.ty = syn::parse_quote!(Result<super::#module::#parts, String>);
+                    }
+                }
+            }
+            syn::Item::Impl(imp) => {
+                let Some((_, parts)) = named(&imp.self_ty) else {
+                    continue;
+                };
+                for item in imp.items.iter_mut() {
+                    if let syn::ImplItem::Fn(setter) = item
+                        && setter.sig.ident == "body"
+                    {
+                        *setter = syn::parse_quote! {
+                            /// The body's parts.
+                            pub fn body(mut self, value: super::#module::#parts) -> Self {
+                                self.body = Ok(value);
+                                self
+                            }
+                        };
+                    }
+                }
+            }
             _ => {}
         }
     }

@@ -92,9 +92,9 @@ struct Values {
 /// `value` written as `written` says.
 fn written_text(written: Written, value: &syn::Expr) -> syn::Expr {
     match written {
-        Written::Text => syn::parse_quote!(::api_client_runtime::parameters::parameter_text(#value)),
-        Written::Exploded => syn::parse_quote!(::api_client_runtime::parameters::exploded_text(#value)),
-        Written::Json => syn::parse_quote!(::api_client_runtime::parameters::json_text(#value).unwrap_or_default()),
+        Written::Text => syn::parse_quote!(::api_client_runtime::parameters::parameter_text(&#value)),
+        Written::Exploded => syn::parse_quote!(::api_client_runtime::parameters::exploded_text(&#value)),
+        Written::Json => syn::parse_quote!(::api_client_runtime::parameters::json_text(&#value).unwrap_or_default()),
     }
 }
 

@@ -309,7 +309,7 @@ fn media_types_in_capitals_are_the_types_they_name() {
 /// `encoding`'s content type unless it says its own.
 #[test]
 fn multipart_bodies_are_sent_by_the_client_as_typed_parts() {
-    let generated = generated(&spec(
+    let document = spec(
         r#"paths:
   /upload:
     post:
@@ -331,7 +331,8 @@ fn multipart_bodies_are_sent_by_the_client_as_typed_parts() {
       responses:
         '204': {description: stored}
 "#,
-    ));
+    );
+    let generated = generated(&document);
     assert!(generated.refused.is_empty(), "{:?}", generated.refused);
     let client = &generated
         .files
@@ -349,5 +350,25 @@ fn multipart_bodies_are_sent_by_the_client_as_typed_parts() {
         "LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];",
     ] {
         assert!(client.contains(expected), "the client lacks `{expected}`");
+    }
+    // A builder client's builder holds the parts, and its `send` writes them.
+    let target = xtask::codegen::Target {
+        interface: xtask::codegen::ClientInterface::Builder,
+        ..super::classes::target()
+    };
+    let builder = xtask::codegen::generate_per_operation(&target, &document, None).unwrap();
+    let client = &builder
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("client.rs"))
+        .unwrap()
+        .contents;
+    for expected in [
+        "body: Result<super::multipart_bodies::Upload, String>,",
+        "pub fn body(mut self, value: super::multipart_bodies::Upload) -> Self {",
+        "let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)",
+        "LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];",
+    ] {
+        assert!(client.contains(expected), "the builder client lacks `{expected}`");
     }
 }

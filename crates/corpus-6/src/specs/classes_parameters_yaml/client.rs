@@ -363,7 +363,7 @@ impl Client {
     > {
         let url = format!(
             "{}/things/{}", self.baseurl, encode_path(&
-            ::api_client_runtime::parameters::parameter_text(id)),
+            ::api_client_runtime::parameters::parameter_text(& id)),
         );
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(5usize);
         header_map
@@ -375,7 +375,7 @@ impl Client {
             header_map
                 .append(
                     "tags",
-                    ::api_client_runtime::parameters::parameter_text(value).try_into()?,
+                    ::api_client_runtime::parameters::parameter_text(&value).try_into()?,
                 );
         }
         if let Some(value) = untyped {
@@ -385,14 +385,14 @@ impl Client {
             header_map
                 .append(
                     "x-ids",
-                    ::api_client_runtime::parameters::parameter_text(value).try_into()?,
+                    ::api_client_runtime::parameters::parameter_text(&value).try_into()?,
                 );
         }
         if let Some(value) = x_where {
             header_map
                 .append(
                     "x-where",
-                    ::api_client_runtime::parameters::json_text(value)
+                    ::api_client_runtime::parameters::json_text(&value)
                         .unwrap_or_default()
                         .try_into()?,
                 );
@@ -519,7 +519,7 @@ impl Client {
     ) -> Result<ResponseValue<()>, Error<()>> {
         let url = format!(
             "{}/batches/{}", self.baseurl, encode_path(&
-            ::api_client_runtime::parameters::parameter_text(ids)),
+            ::api_client_runtime::parameters::parameter_text(& ids)),
         );
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
