@@ -13,6 +13,7 @@
 //! - [`multipart`]: multipart bodies of named, typed parts and files.
 //! - [`parameters`]: header, path and JSON parameter values, and cookie
 //!   parameters, as the server reads them.
+//! - [`responses`]: a response read into its operation's enum of statuses.
 //! - [`credentials`]: credentials put on a request, marked sensitive.
 //! - [`retries`]: a request sent again after a transient failure (the
 //!   client's `exec` hook), honouring `Retry-After`.
@@ -23,6 +24,7 @@ pub mod forms;
 pub mod multipart;
 pub mod parameters;
 pub mod query;
+pub mod responses;
 pub mod retries;
 pub mod spans;
 pub mod streams;

@@ -118,7 +118,10 @@ impl KitchenSink31Handlers for Service {
         let shapes = self.shapes.lock().unwrap_or_else(|e| e.into_inner());
         match shapes.iter().find(|shape| shape.id == id) {
             Some(shape) => GetShapesByIdResponse::Ok(Json::from(shape.clone())),
-            None => GetShapesByIdResponse::NotFound(Problem::new("not_found", format!("no shape {id}"))),
+            None => GetShapesByIdResponse::NotFound(types::GetShapesById404ErrorBody {
+                missing: id.get() as i64,
+                known: shapes.iter().map(|shape| shape.id.get() as i64).collect(),
+            }),
         }
     }
 

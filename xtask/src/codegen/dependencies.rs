@@ -111,7 +111,12 @@ pub fn used_packages(code: &str) -> BTreeSet<&'static str> {
                     name_start -= 1;
                 }
                 let name = &code[name_start..at];
-                if let Some((_, package)) = CRATES.iter().find(|(path, _)| *path == name) {
+                // The first segment of a path only: `responses::bytes::<_>`
+                // names no crate `bytes`.
+                let inner = name_start >= 3
+                    && &bytes[name_start - 2..name_start] == b"::"
+                    && (is_name_byte(bytes[name_start - 3]) || bytes[name_start - 3] == b'>');
+                if let Some((_, package)) = CRATES.iter().find(|(path, _)| *path == name && !inner) {
                     used.insert(*package);
                 }
                 at += 1;
@@ -177,7 +182,7 @@ mod tests {
 
     #[test]
     fn paths_in_code_are_uses_and_comments_are_not() {
-        let code = "pub id: ::uuid::Uuid,\n/// see chrono::DateTime\n  #[doc = \"base64::x\"]\nlet r = regress::Regex::new(x);\nlet s = my_uuid::x;\nlet t = éuuid::x; let u = rand:";
+        let code = "pub id: ::uuid::Uuid,\n/// see chrono::DateTime\n  #[doc = \"base64::x\"]\nlet r = regress::Regex::new(x);\nlet s = my_uuid::x;\nlet t = éuuid::x; let u = rand:;\nlet v = responses::bytes::<_>(r);";
         let used = used_packages(code);
         assert_eq!(used.into_iter().collect::<Vec<_>>(), ["regress", "uuid"]);
     }

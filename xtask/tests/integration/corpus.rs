@@ -44,6 +44,7 @@ fn every_corpus_document_generates_without_a_panic() {
 
 mod adversarial;
 pub(super) mod classes;
+mod client_responses;
 mod components;
 mod directory_bodies;
 mod directory_classes;

@@ -192,6 +192,12 @@ pub mod types {
                 })
         }
     }
+    ///`GetShapesById404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct GetShapesById404Body {
+        pub known: ::std::vec::Vec<i64>,
+        pub missing: i64,
+    }
     ///`GetShapesEventsLastEventId`
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
@@ -1254,13 +1260,18 @@ Sends a `GET` request to `/shapes/lines`
     }
     /**One shape
 
+Its 404 is a body of its own (the shapes there are), beside the
+Error object of its 400 and 401: the client's errors for it are an
+enum of the three, each typed.
+
+
 Sends a `GET` request to `/shapes/{id}`
 
 */
     pub async fn get_shapes_by_id<'a>(
         &'a self,
         id: ::std::num::NonZeroU64,
-    ) -> Result<ResponseValue<types::Shape>, Error<types::Error>> {
+    ) -> Result<ResponseValue<types::Shape>, Error<responses::GetShapesByIdError>> {
         let url = format!("{}/shapes/{}", self.baseurl, encode_path(& id.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -1288,13 +1299,40 @@ Sends a `GET` request to `/shapes/{id}`
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
             400u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetShapesByIdError,
+                        >(response, responses::GetShapesByIdError::BadRequest)
+                            .await?,
+                    ),
+                )
             }
             401u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetShapesByIdError,
+                        >(response, responses::GetShapesByIdError::Unauthorized)
+                            .await?,
+                    ),
+                )
             }
             404u16 => {
-                Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetShapesByIdError,
+                        >(response, responses::GetShapesByIdError::NotFound)
+                            .await?,
+                    ),
+                )
             }
             _ => Err(Error::UnexpectedResponse(response)),
         }
@@ -1464,6 +1502,22 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `get_shapes_by_id`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetShapesByIdError {
+        /// `400`: What was wrong with the request
+        BadRequest(types::Error),
+        /// `401`: What was wrong with the request
+        Unauthorized(types::Error),
+        /// `404`: No such shape; the ids there are
+        NotFound(types::GetShapesById404Body),
     }
 }
 pub use ::api_client_runtime::streams::{

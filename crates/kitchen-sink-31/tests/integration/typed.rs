@@ -55,7 +55,41 @@ async fn pages_follow_next_and_a_missing_shape_is_404() {
     assert_eq!(page.next, Some(3));
     let (status, body) = sink.get("/shapes/9").await;
     assert_eq!(status, 404);
-    assert_eq!(body["code"], "not_found");
+    assert_eq!(body, json!({"missing": 9, "known": [1, 2, 3]}));
+}
+
+/// The errors of `GET /shapes/{id}` have different bodies (the Error
+/// object, and the 404's own): the client's error is the operation's
+/// enum, each status's body typed, status and headers beside it.
+#[tokio::test]
+async fn errors_of_different_bodies_are_an_enum_of_typed_variants() {
+    use kitchen_sink_31::client::Error;
+    use kitchen_sink_31::client::responses::GetShapesByIdError;
+    let sink = Sink31::start().await;
+    let client = sink.client();
+    let missing = client
+        .get_shapes_by_id(std::num::NonZeroU64::new(9).unwrap())
+        .await
+        .unwrap_err();
+    let Error::ErrorResponse(answer) = missing else {
+        panic!("expected the documented 404, got {missing:?}");
+    };
+    assert_eq!(answer.status().as_u16(), 404);
+    match answer.into_inner() {
+        GetShapesByIdError::NotFound(body) => assert_eq!((body.missing, body.known), (9, Vec::new())),
+        other => panic!("expected 404's body, got {other:?}"),
+    }
+    let anonymous = sink
+        .anonymous_client()
+        .get_shapes_by_id(std::num::NonZeroU64::new(1).unwrap())
+        .await;
+    match anonymous {
+        Err(Error::ErrorResponse(answer)) => match answer.into_inner() {
+            GetShapesByIdError::Unauthorized(problem) => assert_eq!(problem.status, 401),
+            other => panic!("expected 401's Error object, got {other:?}"),
+        },
+        other => panic!("expected the documented 401, got {other:?}"),
+    }
 }
 
 #[tokio::test]

@@ -1659,6 +1659,69 @@ pub mod types {
             value.parse()
         }
     }
+    ///`GetReceipt200Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct GetReceipt200Body {
+        #[serde(rename = "orderId")]
+        pub order_id: i64,
+        pub total: f64,
+    }
+    ///`GetReceipt202Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct GetReceipt202Body {
+        pub state: GetReceipt202BodyState,
+    }
+    ///`GetReceipt202BodyState`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetReceipt202BodyState {
+        #[serde(rename = "preparing")]
+        Preparing,
+    }
+    impl ::std::fmt::Display for GetReceipt202BodyState {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::Preparing => f.write_str("preparing"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetReceipt202BodyState {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "preparing" => Ok(Self::Preparing),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetReceipt202BodyState {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for GetReceipt202BodyState {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`GetReportPeriod`
     #[derive(
         ::serde::Deserialize,
@@ -5535,7 +5598,7 @@ Arguments:
     pub async fn get_receipt<'a>(
         &'a self,
         order_id: ::std::num::NonZeroU64,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+    ) -> Result<ResponseValue<responses::GetReceiptResponse>, Error<types::Error>> {
         let url = format!(
             "{}/orders/{}/receipt", self.baseurl, encode_path(& order_id.to_string()),
         );
@@ -5555,8 +5618,20 @@ Arguments:
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            202u16 => Ok(ResponseValue::stream(response)),
+            200u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::GetReceiptResponse::Ok,
+                    )
+                    .await
+            }
+            202u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::GetReceiptResponse::Accepted,
+                    )
+                    .await
+            }
             400u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -6801,6 +6876,20 @@ pub mod multipart_bodies {
             }
             parts
         }
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `getReceipt`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetReceiptResponse {
+        /// `200`: The receipt.
+        Ok(types::GetReceipt200Body),
+        /// `202`: The receipt is not ready; the order has not shipped.
+        Accepted(types::GetReceipt202Body),
     }
 }
 impl Client {

@@ -24,6 +24,7 @@ mod query_objects;
 mod retries;
 mod routes;
 mod servers;
+mod typed_responses;
 mod wire_names;
 
 use progenitor_impl::{GenerationSettings, Generator, HooksMode, InterfaceStyle};
@@ -107,6 +108,7 @@ pub fn generate(
     write_date_times_as_rfc3339(spec, &mut file)?;
     forms::write_structured_forms(spec, &mut file)?;
     multipart::send_multipart_bodies(spec, &mut file)?;
+    typed_responses::type_responses(spec, &api, &mut file)?;
     media_types::send_media_types(spec, &mut file)?;
     parameter_values::write_parameter_values(spec, &mut file)?;
     cookies::send_cookie_parameters(spec, &mut file)?;

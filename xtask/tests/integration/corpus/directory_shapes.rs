@@ -67,10 +67,10 @@ components:
     );
     let client = client(&generated);
     for written in [
-        "parameter_text(ids)",
-        "parameter_text(version)",
-        "exploded_text(point)",
-        "parameter_text(value)",
+        "parameter_text(&ids)",
+        "parameter_text(&version)",
+        "exploded_text(&point)",
+        "parameter_text(&value)",
     ] {
         assert!(client.contains(written), "{written}");
     }

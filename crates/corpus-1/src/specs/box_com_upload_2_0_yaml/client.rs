@@ -2349,7 +2349,10 @@ Arguments:
         if_match: Option<&'a str>,
         if_non_match: Option<&'a str>,
         body: &'a types::CommitRequest,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::Error>> {
+    ) -> Result<
+        ResponseValue<responses::CommitUploadSessionResponse>,
+        Error<types::Error>,
+    > {
         let url = format!(
             "{}/files/upload_sessions/{}/commit", self.baseurl, encode_path(& session_id
             .to_string()),
@@ -2377,8 +2380,21 @@ Arguments:
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            201u16 => Ok(ResponseValue::stream(response)),
-            202u16 => Ok(ResponseValue::stream(response)),
+            201u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::CommitUploadSessionResponse::Created,
+                    )
+                    .await
+            }
+            202u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::CommitUploadSessionResponse::Accepted,
+                    ),
+                )
+            }
             400u16..=499u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -2681,6 +2697,20 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `commitUploadSession`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CommitUploadSessionResponse {
+        /// `201`: The file has been committed successfully
+        Created(types::FileList),
+        /// `202`: All parts have been uploaded but not yet processed. Use Get Upload Session API to get more information about the progress of processing the parts. Retry commit afterwards
+        Accepted,
     }
 }
 impl Client {

@@ -689,6 +689,27 @@ A maximum of 100 items can be added in one request. *Note: if the `uris` paramet
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub total: ::std::option::Option<i32>,
     }
+    ///`EndpointGetRecentlyPlayed200Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct EndpointGetRecentlyPlayed200Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub cursors: ::std::option::Option<CursorObject>,
+        ///A link to the Web API endpoint returning the full result of the request.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub href: ::std::option::Option<::std::string::String>,
+        ///The requested data.
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub items: ::std::vec::Vec<PlayHistoryObject>,
+        ///The maximum number of items in the response (as set in the query or by default).
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<i32>,
+        ///URL to the next page of items. ( `null` if none)
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub next: ::std::option::Option<::std::string::String>,
+        ///The total number of items available to return.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub total: ::std::option::Option<i32>,
+    }
     ///`EndpointGetUsersSavedAlbumsResponse`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct EndpointGetUsersSavedAlbumsResponse {
@@ -4233,7 +4254,12 @@ Arguments:
         &'a self,
         additional_types: Option<&'a str>,
         market: Option<&'a str>,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::ErrorResponseObject>> {
+    ) -> Result<
+        ResponseValue<
+            responses::EndpointGetInformationAboutTheUsersCurrentPlaybackResponse,
+        >,
+        Error<types::ErrorResponseObject>,
+    > {
         let url = format!("{}/me/player", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4262,8 +4288,21 @@ Arguments:
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            204u16 => Ok(ResponseValue::stream(response)),
+            200u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::EndpointGetInformationAboutTheUsersCurrentPlaybackResponse::Ok,
+                    )
+                    .await
+            }
+            204u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::EndpointGetInformationAboutTheUsersCurrentPlaybackResponse::NoContent,
+                    ),
+                )
+            }
             400u16..=499u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -4335,7 +4374,10 @@ Arguments:
         &'a self,
         additional_types: Option<&'a str>,
         market: &'a str,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::ErrorResponseObject>> {
+    ) -> Result<
+        ResponseValue<responses::EndpointGetTheUsersCurrentlyPlayingTrackResponse>,
+        Error<types::ErrorResponseObject>,
+    > {
         let url = format!("{}/me/player/currently-playing", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4364,8 +4406,21 @@ Arguments:
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            204u16 => Ok(ResponseValue::stream(response)),
+            200u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::EndpointGetTheUsersCurrentlyPlayingTrackResponse::Ok,
+                    )
+                    .await
+            }
+            204u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::EndpointGetTheUsersCurrentlyPlayingTrackResponse::NoContent,
+                    ),
+                )
+            }
             400u16..=499u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -4688,7 +4743,10 @@ Arguments:
         after: Option<i32>,
         before: Option<i32>,
         limit: Option<i32>,
-    ) -> Result<ResponseValue<ByteStream>, Error<types::ErrorResponseObject>> {
+    ) -> Result<
+        ResponseValue<responses::EndpointGetRecentlyPlayedResponse>,
+        Error<types::ErrorResponseObject>,
+    > {
         let url = format!("{}/me/player/recently-played", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4713,8 +4771,21 @@ Arguments:
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            204u16 => Ok(ResponseValue::stream(response)),
+            200u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::EndpointGetRecentlyPlayedResponse::Ok,
+                    )
+                    .await
+            }
+            204u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::EndpointGetRecentlyPlayedResponse::NoContent,
+                    ),
+                )
+            }
             400u16..=499u16 => {
                 Err(Error::ErrorResponse(ResponseValue::from_response(response).await?))
             }
@@ -7246,6 +7317,54 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `endpoint_get_information_about_the_users_current_playback`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum EndpointGetInformationAboutTheUsersCurrentPlaybackResponse {
+        /** `200`: A successful request will return a `200 OK` response code with a json payload that contains information about the current playback. The information returned is for the last known state, which means an inactive device could be returned if it was the last one to execute playback.
+When no available devices are found, the request will return a `200 OK` response but with no data populated.*/
+        Ok(types::CurrentlyPlayingContextObject),
+        /** `204`: A successful request will return a `200 OK` response code with a json payload that contains information about the current playback. The information returned is for the last known state, which means an inactive device could be returned if it was the last one to execute playback.
+When no available devices are found, the request will return a `200 OK` response but with no data populated.*/
+        NoContent,
+    }
+    /// `endpoint_get_the_users_currently_playing_track`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum EndpointGetTheUsersCurrentlyPlayingTrackResponse {
+        /** `200`: A successful request will return a `200 OK` response code with a json payload that contains information about the currently playing track or episode and its context (see below). The information returned is for the last known state, which means an inactive device could be returned if it was the last one to execute playback.
+
+When no available devices are found, the request will return a `200 OK` response but with no data populated.
+
+When no track is currently playing, the request will return a `204 NO CONTENT` response with no payload.
+
+If private session is enabled the response will be a `204 NO CONTENT` with an empty payload.*/
+        Ok(types::CurrentlyPlayingObject),
+        /** `204`: A successful request will return a `200 OK` response code with a json payload that contains information about the currently playing track or episode and its context (see below). The information returned is for the last known state, which means an inactive device could be returned if it was the last one to execute playback.
+
+When no available devices are found, the request will return a `200 OK` response but with no data populated.
+
+When no track is currently playing, the request will return a `204 NO CONTENT` response with no payload.
+
+If private session is enabled the response will be a `204 NO CONTENT` with an empty payload.*/
+        NoContent,
+    }
+    /// `endpoint_get_recently_played`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum EndpointGetRecentlyPlayedResponse {
+        /** `200`: On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [play history objects](#play-history-object) (wrapped in a [cursor-based paging object](#cursor-based-paging-object)) in JSON format. The play history items each contain the context the track was played from (e.g. playlist, album), the date and time the track was played, and a [track object (simplified)](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedtrackobject). On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).
+
+If private session is enabled the response will be a `204 NO CONTENT` with an empty payload.*/
+        Ok(types::EndpointGetRecentlyPlayed200Body),
+        /** `204`: On success, the HTTP status code in the response header is `200` OK and the response body contains an array of [play history objects](#play-history-object) (wrapped in a [cursor-based paging object](#cursor-based-paging-object)) in JSON format. The play history items each contain the context the track was played from (e.g. playlist, album), the date and time the track was played, and a [track object (simplified)](https://developer.spotify.com/documentation/web-api/reference/#object-simplifiedtrackobject). On error, the header status code is an [error code](https://developer.spotify.com/documentation/web-api/#response-status-codes) and the response body contains an [error object](https://developer.spotify.com/documentation/web-api/#response-schema).
+
+If private session is enabled the response will be a `204 NO CONTENT` with an empty payload.*/
+        NoContent,
     }
 }
 impl Client {

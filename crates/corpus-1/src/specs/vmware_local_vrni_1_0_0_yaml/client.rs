@@ -4541,7 +4541,7 @@ Arguments:
     pub async fn create<'a>(
         &'a self,
         body: &'a types::UserCredential,
-    ) -> Result<ResponseValue<types::Token>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Token>, Error<responses::CreateError>> {
         let url = format!("{}/auth/token", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4569,9 +4569,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateError,
+                        >(response, responses::CreateError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -4661,7 +4690,10 @@ Arguments:
     pub async fn add_arista_switch<'a>(
         &'a self,
         body: &'a types::AristaSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::AristaSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::AristaSwitchDataSource>,
+        Error<responses::AddAristaSwitchError>,
+    > {
         let url = format!("{}/data-sources/arista-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4689,10 +4721,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddAristaSwitchError,
+                        >(response, responses::AddAristaSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddAristaSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddAristaSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddAristaSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -4759,7 +4829,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::AristaSwitchDataSource,
-    ) -> Result<ResponseValue<types::AristaSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::AristaSwitchDataSource>,
+        Error<responses::UpdateAristaSwitchError>,
+    > {
         let url = format!(
             "{}/data-sources/arista-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -4790,11 +4863,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateAristaSwitchError,
+                        >(response, responses::UpdateAristaSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateAristaSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateAristaSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateAristaSwitchError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateAristaSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -4983,7 +5103,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SnmpConfig>,
+        Error<responses::UpdateAristaSwitchSnmpConfigError>,
+    > {
         let url = format!(
             "{}/data-sources/arista-switches/{}/snmp-config", self.baseurl, encode_path(&
             id.to_string()),
@@ -5014,11 +5137,61 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateAristaSwitchSnmpConfigError,
+                        >(
+                                response,
+                                responses::UpdateAristaSwitchSnmpConfigError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateAristaSwitchSnmpConfigError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateAristaSwitchSnmpConfigError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateAristaSwitchSnmpConfigError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateAristaSwitchSnmpConfigError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5074,7 +5247,10 @@ Sends a `POST` request to `/data-sources/brocade-switches`
     pub async fn add_brocade_switch<'a>(
         &'a self,
         body: &'a types::BrocadeSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::BrocadeSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BrocadeSwitchDataSource>,
+        Error<responses::AddBrocadeSwitchError>,
+    > {
         let url = format!("{}/data-sources/brocade-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -5102,10 +5278,48 @@ Sends a `POST` request to `/data-sources/brocade-switches`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddBrocadeSwitchError,
+                        >(response, responses::AddBrocadeSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddBrocadeSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddBrocadeSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddBrocadeSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5172,7 +5386,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::BrocadeSwitchDataSource,
-    ) -> Result<ResponseValue<types::BrocadeSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BrocadeSwitchDataSource>,
+        Error<responses::UpdateBrocadeSwitchError>,
+    > {
         let url = format!(
             "{}/data-sources/brocade-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -5203,11 +5420,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateBrocadeSwitchError,
+                        >(response, responses::UpdateBrocadeSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateBrocadeSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateBrocadeSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateBrocadeSwitchError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateBrocadeSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5392,7 +5656,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SnmpConfig>,
+        Error<responses::UpdateBrocadeSwitchSnmpConfigError>,
+    > {
         let url = format!(
             "{}/data-sources/brocade-switches/{}/snmp-config", self.baseurl,
             encode_path(& id.to_string()),
@@ -5423,11 +5690,61 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateBrocadeSwitchSnmpConfigError,
+                        >(
+                                response,
+                                responses::UpdateBrocadeSwitchSnmpConfigError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateBrocadeSwitchSnmpConfigError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateBrocadeSwitchSnmpConfigError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateBrocadeSwitchSnmpConfigError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateBrocadeSwitchSnmpConfigError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5485,7 +5802,10 @@ Arguments:
     pub async fn add_checkpoint_firewall<'a>(
         &'a self,
         body: &'a types::CheckpointFirewallDataSourceRequest,
-    ) -> Result<ResponseValue<types::CheckpointFirewallDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CheckpointFirewallDataSource>,
+        Error<responses::AddCheckpointFirewallError>,
+    > {
         let url = format!("{}/data-sources/checkpoint-firewalls", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -5513,10 +5833,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddCheckpointFirewallError,
+                        >(response, responses::AddCheckpointFirewallError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddCheckpointFirewallError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddCheckpointFirewallError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddCheckpointFirewallError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5583,7 +5941,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::CheckpointFirewallDataSource,
-    ) -> Result<ResponseValue<types::CheckpointFirewallDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CheckpointFirewallDataSource>,
+        Error<responses::UpdateCheckpointFirewallError>,
+    > {
         let url = format!(
             "{}/data-sources/checkpoint-firewalls/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -5614,11 +5975,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateCheckpointFirewallError,
+                        >(response, responses::UpdateCheckpointFirewallError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCheckpointFirewallError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCheckpointFirewallError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCheckpointFirewallError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCheckpointFirewallError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5799,7 +6207,10 @@ Arguments:
     pub async fn add_cisco_switch<'a>(
         &'a self,
         body: &'a types::CiscoSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::CiscoSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CiscoSwitchDataSource>,
+        Error<responses::AddCiscoSwitchError>,
+    > {
         let url = format!("{}/data-sources/cisco-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -5827,10 +6238,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddCiscoSwitchError,
+                        >(response, responses::AddCiscoSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddCiscoSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddCiscoSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddCiscoSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -5897,7 +6346,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::CiscoSwitchDataSource,
-    ) -> Result<ResponseValue<types::CiscoSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CiscoSwitchDataSource>,
+        Error<responses::UpdateCiscoSwitchError>,
+    > {
         let url = format!(
             "{}/data-sources/cisco-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -5928,11 +6380,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateCiscoSwitchError,
+                        >(response, responses::UpdateCiscoSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCiscoSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCiscoSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCiscoSwitchError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCiscoSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6121,7 +6620,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SnmpConfig>,
+        Error<responses::UpdateCiscoSwitchSnmpConfigError>,
+    > {
         let url = format!(
             "{}/data-sources/cisco-switches/{}/snmp-config", self.baseurl, encode_path(&
             id.to_string()),
@@ -6152,11 +6654,61 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateCiscoSwitchSnmpConfigError,
+                        >(
+                                response,
+                                responses::UpdateCiscoSwitchSnmpConfigError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCiscoSwitchSnmpConfigError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCiscoSwitchSnmpConfigError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCiscoSwitchSnmpConfigError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCiscoSwitchSnmpConfigError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6212,7 +6764,10 @@ Sends a `POST` request to `/data-sources/dell-switches`
     pub async fn add_dell_switch<'a>(
         &'a self,
         body: &'a types::DellSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::DellSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::DellSwitchDataSource>,
+        Error<responses::AddDellSwitchError>,
+    > {
         let url = format!("{}/data-sources/dell-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -6240,10 +6795,48 @@ Sends a `POST` request to `/data-sources/dell-switches`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddDellSwitchError,
+                        >(response, responses::AddDellSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddDellSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddDellSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddDellSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6310,7 +6903,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::DellSwitchDataSource,
-    ) -> Result<ResponseValue<types::DellSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::DellSwitchDataSource>,
+        Error<responses::UpdateDellSwitchError>,
+    > {
         let url = format!(
             "{}/data-sources/dell-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -6341,11 +6937,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateDellSwitchError,
+                        >(response, responses::UpdateDellSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateDellSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateDellSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateDellSwitchError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateDellSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6533,7 +7176,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SnmpConfig>,
+        Error<responses::UpdateDellSwitchSnmpConfigError>,
+    > {
         let url = format!(
             "{}/data-sources/dell-switches/{}/snmp-config", self.baseurl, encode_path(&
             id.to_string()),
@@ -6564,11 +7210,61 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateDellSwitchSnmpConfigError,
+                        >(
+                                response,
+                                responses::UpdateDellSwitchSnmpConfigError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateDellSwitchSnmpConfigError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateDellSwitchSnmpConfigError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateDellSwitchSnmpConfigError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateDellSwitchSnmpConfigError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6624,7 +7320,10 @@ Sends a `POST` request to `/data-sources/hpov-managers`
     pub async fn add_hpov_manager<'a>(
         &'a self,
         body: &'a types::HpOneViewManagerDataSourceRequest,
-    ) -> Result<ResponseValue<types::HpOneViewManagerDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::HpOneViewManagerDataSource>,
+        Error<responses::AddHpovManagerError>,
+    > {
         let url = format!("{}/data-sources/hpov-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -6652,10 +7351,48 @@ Sends a `POST` request to `/data-sources/hpov-managers`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddHpovManagerError,
+                        >(response, responses::AddHpovManagerError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddHpovManagerError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddHpovManagerError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddHpovManagerError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6722,7 +7459,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::HpOneViewManagerDataSource,
-    ) -> Result<ResponseValue<types::HpOneViewManagerDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::HpOneViewManagerDataSource>,
+        Error<responses::UpdateHpovManagerError>,
+    > {
         let url = format!(
             "{}/data-sources/hpov-managers/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -6753,11 +7493,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateHpovManagerError,
+                        >(response, responses::UpdateHpovManagerError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateHpovManagerError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateHpovManagerError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateHpovManagerError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateHpovManagerError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -6937,7 +7724,10 @@ Arguments:
     pub async fn add_hpvc_manager<'a>(
         &'a self,
         body: &'a types::HpvcManagerDataSourceRequest,
-    ) -> Result<ResponseValue<types::HpvcManagerDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::HpvcManagerDataSource>,
+        Error<responses::AddHpvcManagerError>,
+    > {
         let url = format!("{}/data-sources/hpvc-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -6965,10 +7755,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddHpvcManagerError,
+                        >(response, responses::AddHpvcManagerError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddHpvcManagerError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddHpvcManagerError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddHpvcManagerError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7035,7 +7863,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::HpvcManagerDataSource,
-    ) -> Result<ResponseValue<types::HpvcManagerDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::HpvcManagerDataSource>,
+        Error<responses::UpdateHpvcManagerError>,
+    > {
         let url = format!(
             "{}/data-sources/hpvc-managers/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -7066,11 +7897,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateHpvcManagerError,
+                        >(response, responses::UpdateHpvcManagerError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateHpvcManagerError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateHpvcManagerError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateHpvcManagerError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateHpvcManagerError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7250,7 +8128,10 @@ Arguments:
     pub async fn add_juniper_switch<'a>(
         &'a self,
         body: &'a types::JuniperSwitchDataSourceRequest,
-    ) -> Result<ResponseValue<types::JuniperSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::JuniperSwitchDataSource>,
+        Error<responses::AddJuniperSwitchError>,
+    > {
         let url = format!("{}/data-sources/juniper-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7278,10 +8159,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddJuniperSwitchError,
+                        >(response, responses::AddJuniperSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddJuniperSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddJuniperSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddJuniperSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7348,7 +8267,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::JuniperSwitchDataSource,
-    ) -> Result<ResponseValue<types::JuniperSwitchDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::JuniperSwitchDataSource>,
+        Error<responses::UpdateJuniperSwitchError>,
+    > {
         let url = format!(
             "{}/data-sources/juniper-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -7379,11 +8301,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateJuniperSwitchError,
+                        >(response, responses::UpdateJuniperSwitchError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateJuniperSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateJuniperSwitchError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateJuniperSwitchError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateJuniperSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7572,7 +8541,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SnmpConfig>,
+        Error<responses::UpdateJuniperSwitchSnmpConfigError>,
+    > {
         let url = format!(
             "{}/data-sources/juniper-switches/{}/snmp-config", self.baseurl,
             encode_path(& id.to_string()),
@@ -7603,11 +8575,61 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateJuniperSwitchSnmpConfigError,
+                        >(
+                                response,
+                                responses::UpdateJuniperSwitchSnmpConfigError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateJuniperSwitchSnmpConfigError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateJuniperSwitchSnmpConfigError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateJuniperSwitchSnmpConfigError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateJuniperSwitchSnmpConfigError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7663,7 +8685,10 @@ Sends a `POST` request to `/data-sources/nsxv-managers`
     pub async fn add_nsxv_manager_datasource<'a>(
         &'a self,
         body: &'a types::NsxvManagerDataSourceRequest,
-    ) -> Result<ResponseValue<types::NsxvManagerDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::NsxvManagerDataSource>,
+        Error<responses::AddNsxvManagerDatasourceError>,
+    > {
         let url = format!("{}/data-sources/nsxv-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7691,10 +8716,48 @@ Sends a `POST` request to `/data-sources/nsxv-managers`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddNsxvManagerDatasourceError,
+                        >(response, responses::AddNsxvManagerDatasourceError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddNsxvManagerDatasourceError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddNsxvManagerDatasourceError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddNsxvManagerDatasourceError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7902,7 +8965,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::NsxControllerDataCollection,
-    ) -> Result<ResponseValue<types::NsxControllerDataCollection>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::NsxControllerDataCollection>,
+        Error<responses::UpdateNsxvControllerClusterError>,
+    > {
         let url = format!(
             "{}/data-sources/nsxv-managers/{}/controller-cluster", self.baseurl,
             encode_path(& id.to_string()),
@@ -7933,11 +8999,61 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateNsxvControllerClusterError,
+                        >(
+                                response,
+                                responses::UpdateNsxvControllerClusterError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateNsxvControllerClusterError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateNsxvControllerClusterError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateNsxvControllerClusterError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateNsxvControllerClusterError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8077,7 +9193,10 @@ Arguments:
     pub async fn add_panorama_firewall<'a>(
         &'a self,
         body: &'a types::PanFirewallDataSourceRequest,
-    ) -> Result<ResponseValue<types::PanFirewallDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PanFirewallDataSource>,
+        Error<responses::AddPanoramaFirewallError>,
+    > {
         let url = format!("{}/data-sources/panorama-firewalls", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8105,10 +9224,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddPanoramaFirewallError,
+                        >(response, responses::AddPanoramaFirewallError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddPanoramaFirewallError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddPanoramaFirewallError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddPanoramaFirewallError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8175,7 +9332,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::PanFirewallDataSource,
-    ) -> Result<ResponseValue<types::PanFirewallDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PanFirewallDataSource>,
+        Error<responses::UpdatePanoramaFirewallError>,
+    > {
         let url = format!(
             "{}/data-sources/panorama-firewalls/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -8206,11 +9366,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdatePanoramaFirewallError,
+                        >(response, responses::UpdatePanoramaFirewallError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdatePanoramaFirewallError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdatePanoramaFirewallError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdatePanoramaFirewallError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdatePanoramaFirewallError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8388,7 +9595,10 @@ Sends a `POST` request to `/data-sources/ucs-managers`
     pub async fn add_ucs_manager<'a>(
         &'a self,
         body: &'a types::UcsManagerDataSourceRequest,
-    ) -> Result<ResponseValue<types::UcsManagerDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::UcsManagerDataSource>,
+        Error<responses::AddUcsManagerError>,
+    > {
         let url = format!("{}/data-sources/ucs-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8416,10 +9626,48 @@ Sends a `POST` request to `/data-sources/ucs-managers`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddUcsManagerError,
+                        >(response, responses::AddUcsManagerError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddUcsManagerError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddUcsManagerError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddUcsManagerError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8486,7 +9734,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::UcsManagerDataSource,
-    ) -> Result<ResponseValue<types::UcsManagerDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::UcsManagerDataSource>,
+        Error<responses::UpdateUcsManagerError>,
+    > {
         let url = format!(
             "{}/data-sources/ucs-managers/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -8517,11 +9768,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateUcsManagerError,
+                        >(response, responses::UpdateUcsManagerError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateUcsManagerError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateUcsManagerError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateUcsManagerError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateUcsManagerError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8710,7 +10008,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::SnmpConfig,
-    ) -> Result<ResponseValue<types::SnmpConfig>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SnmpConfig>,
+        Error<responses::UpdateUcsSnmpConfigError>,
+    > {
         let url = format!(
             "{}/data-sources/ucs-managers/{}/snmp-config", self.baseurl, encode_path(& id
             .to_string()),
@@ -8741,11 +10042,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateUcsSnmpConfigError,
+                        >(response, responses::UpdateUcsSnmpConfigError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateUcsSnmpConfigError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateUcsSnmpConfigError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateUcsSnmpConfigError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateUcsSnmpConfigError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8804,7 +10152,10 @@ Arguments:
     pub async fn add_vcenter_datasource<'a>(
         &'a self,
         body: &'a types::VCenterDataSourceRequest,
-    ) -> Result<ResponseValue<types::VCenterDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::VCenterDataSource>,
+        Error<responses::AddVcenterDatasourceError>,
+    > {
         let url = format!("{}/data-sources/vcenters", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8832,10 +10183,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddVcenterDatasourceError,
+                        >(response, responses::AddVcenterDatasourceError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddVcenterDatasourceError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddVcenterDatasourceError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddVcenterDatasourceError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8901,7 +10290,10 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::VCenterDataSource,
-    ) -> Result<ResponseValue<types::VCenterDataSource>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::VCenterDataSource>,
+        Error<responses::UpdateVcenterError>,
+    > {
         let url = format!(
             "{}/data-sources/vcenters/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -8931,11 +10323,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateVcenterError,
+                        >(response, responses::UpdateVcenterError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateVcenterError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateVcenterError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateVcenterError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateVcenterError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9078,7 +10517,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListClustersError>,
+    > {
         let url = format!("{}/entities/clusters", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9109,9 +10551,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListClustersError,
+                        >(response, responses::ListClustersError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListClustersError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListClustersError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9129,7 +10600,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Cluster>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Cluster>, Error<responses::GetClusterError>> {
         let url = format!(
             "{}/entities/clusters/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9159,10 +10630,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetClusterError,
+                        >(response, responses::GetClusterError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetClusterError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetClusterError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetClusterError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9184,7 +10693,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListDatastoresError>,
+    > {
         let url = format!("{}/entities/datastores", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9215,9 +10727,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListDatastoresError,
+                        >(response, responses::ListDatastoresError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListDatastoresError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListDatastoresError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9235,7 +10776,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Datastore>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Datastore>, Error<responses::GetDatastoreError>> {
         let url = format!(
             "{}/entities/datastores/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9265,10 +10806,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetDatastoreError,
+                        >(response, responses::GetDatastoreError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDatastoreError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDatastoreError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDatastoreError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9290,7 +10869,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListDistributedVirtualPortgroupsError>,
+    > {
         let url = format!("{}/entities/distributed-virtual-portgroups", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9321,9 +10903,41 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListDistributedVirtualPortgroupsError,
+                        >(
+                                response,
+                                responses::ListDistributedVirtualPortgroupsError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListDistributedVirtualPortgroupsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListDistributedVirtualPortgroupsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9341,7 +10955,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::DistributedVirtualPortgroup>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::DistributedVirtualPortgroup>,
+        Error<responses::GetDistributedVirtualPortgroupError>,
+    > {
         let url = format!(
             "{}/entities/distributed-virtual-portgroups/{}", self.baseurl, encode_path(&
             id.to_string()),
@@ -9372,10 +10989,51 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetDistributedVirtualPortgroupError,
+                        >(
+                                response,
+                                responses::GetDistributedVirtualPortgroupError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDistributedVirtualPortgroupError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDistributedVirtualPortgroupError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDistributedVirtualPortgroupError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9397,7 +11055,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListDistributedVirtualSwitchesError>,
+    > {
         let url = format!("{}/entities/distributed-virtual-switches", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9428,9 +11089,41 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListDistributedVirtualSwitchesError,
+                        >(
+                                response,
+                                responses::ListDistributedVirtualSwitchesError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListDistributedVirtualSwitchesError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListDistributedVirtualSwitchesError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9448,7 +11141,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::DistributedVirtualSwitch>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::DistributedVirtualSwitch>,
+        Error<responses::GetDistributedVirtualSwitchError>,
+    > {
         let url = format!(
             "{}/entities/distributed-virtual-switches/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -9479,10 +11175,51 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetDistributedVirtualSwitchError,
+                        >(
+                                response,
+                                responses::GetDistributedVirtualSwitchError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDistributedVirtualSwitchError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDistributedVirtualSwitchError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDistributedVirtualSwitchError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9504,7 +11241,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListFirewallRulesError>,
+    > {
         let url = format!("{}/entities/firewall-rules", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9535,9 +11275,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListFirewallRulesError,
+                        >(response, responses::ListFirewallRulesError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListFirewallRulesError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListFirewallRulesError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9555,7 +11324,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseFirewallRule>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BaseFirewallRule>,
+        Error<responses::GetFirewallRuleError>,
+    > {
         let url = format!(
             "{}/entities/firewall-rules/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9585,10 +11357,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetFirewallRuleError,
+                        >(response, responses::GetFirewallRuleError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFirewallRuleError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFirewallRuleError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFirewallRuleError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9610,7 +11420,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListFirewallsError>,
+    > {
         let url = format!("{}/entities/firewalls", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9641,9 +11454,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListFirewallsError,
+                        >(response, responses::ListFirewallsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListFirewallsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListFirewallsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9661,7 +11503,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseFirewallRule>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BaseFirewallRule>,
+        Error<responses::GetFirewallError>,
+    > {
         let url = format!(
             "{}/entities/firewalls/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9691,10 +11536,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetFirewallError,
+                        >(response, responses::GetFirewallError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFirewallError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFirewallError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFirewallError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9716,7 +11599,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::GetFlowsError>,
+    > {
         let url = format!("{}/entities/flows", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9747,9 +11633,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetFlowsError,
+                        >(response, responses::GetFlowsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFlowsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFlowsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9767,7 +11682,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Flow>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Flow>, Error<responses::GetFlowError>> {
         let url = format!(
             "{}/entities/flows/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9797,10 +11712,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetFlowError,
+                        >(response, responses::GetFlowError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFlowError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFlowError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFlowError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9822,7 +11775,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListFoldersError>,
+    > {
         let url = format!("{}/entities/folders", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9853,9 +11809,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListFoldersError,
+                        >(response, responses::ListFoldersError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListFoldersError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListFoldersError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9873,7 +11858,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Folder>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Folder>, Error<responses::GetFolderError>> {
         let url = format!(
             "{}/entities/folders/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -9903,10 +11888,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetFolderError,
+                        >(response, responses::GetFolderError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFolderError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFolderError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetFolderError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9928,7 +11951,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListHostsError>,
+    > {
         let url = format!("{}/entities/hosts", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -9959,9 +11985,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListHostsError,
+                        >(response, responses::ListHostsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListHostsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListHostsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9979,7 +12034,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Host>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Host>, Error<responses::GetHostError>> {
         let url = format!(
             "{}/entities/hosts/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10009,10 +12064,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetHostError,
+                        >(response, responses::GetHostError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetHostError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetHostError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetHostError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10034,7 +12127,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListIpSetsError>,
+    > {
         let url = format!("{}/entities/ip-sets", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10065,9 +12161,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListIpSetsError,
+                        >(response, responses::ListIpSetsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListIpSetsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListIpSetsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10085,7 +12210,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseIpSet>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::BaseIpSet>, Error<responses::GetIpSetError>> {
         let url = format!(
             "{}/entities/ip-sets/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10115,10 +12240,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetIpSetError,
+                        >(response, responses::GetIpSetError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetIpSetError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetIpSetError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetIpSetError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10140,7 +12303,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListLayer2NetworksError>,
+    > {
         let url = format!("{}/entities/layer2-networks", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10171,9 +12337,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListLayer2NetworksError,
+                        >(response, responses::ListLayer2NetworksError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListLayer2NetworksError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListLayer2NetworksError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10191,7 +12386,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseL2Network>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BaseL2Network>,
+        Error<responses::GetLayer2NetworkError>,
+    > {
         let url = format!(
             "{}/entities/layer2-networks/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -10222,10 +12420,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetLayer2NetworkError,
+                        >(response, responses::GetLayer2NetworkError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetLayer2NetworkError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetLayer2NetworkError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetLayer2NetworkError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10341,7 +12577,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListNsxManagersError>,
+    > {
         let url = format!("{}/entities/nsx-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10372,9 +12611,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListNsxManagersError,
+                        >(response, responses::ListNsxManagersError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListNsxManagersError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListNsxManagersError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10392,7 +12660,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseNsxManager>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BaseNsxManager>,
+        Error<responses::GetNsxManagerError>,
+    > {
         let url = format!(
             "{}/entities/nsx-managers/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10422,10 +12693,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetNsxManagerError,
+                        >(response, responses::GetNsxManagerError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetNsxManagerError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetNsxManagerError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetNsxManagerError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10447,7 +12756,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListProblemEventsError>,
+    > {
         let url = format!("{}/entities/problems", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10478,9 +12790,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListProblemEventsError,
+                        >(response, responses::ListProblemEventsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListProblemEventsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListProblemEventsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10498,7 +12839,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::ProblemEvent>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ProblemEvent>,
+        Error<responses::GetProblemEventError>,
+    > {
         let url = format!(
             "{}/entities/problems/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10528,10 +12872,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetProblemEventError,
+                        >(response, responses::GetProblemEventError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetProblemEventError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetProblemEventError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetProblemEventError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10553,7 +12935,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListSecurityGroupsError>,
+    > {
         let url = format!("{}/entities/security-groups", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10584,9 +12969,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListSecurityGroupsError,
+                        >(response, responses::ListSecurityGroupsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListSecurityGroupsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListSecurityGroupsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10604,7 +13018,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseSecurityGroup>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BaseSecurityGroup>,
+        Error<responses::GetSecurityGroupError>,
+    > {
         let url = format!(
             "{}/entities/security-groups/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -10635,10 +13052,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetSecurityGroupError,
+                        >(response, responses::GetSecurityGroupError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetSecurityGroupError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetSecurityGroupError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetSecurityGroupError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10660,7 +13115,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListSecurityTagsError>,
+    > {
         let url = format!("{}/entities/security-tags", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10691,9 +13149,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListSecurityTagsError,
+                        >(response, responses::ListSecurityTagsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListSecurityTagsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListSecurityTagsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10711,7 +13198,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::SecurityTag>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SecurityTag>,
+        Error<responses::GetSecurityTagError>,
+    > {
         let url = format!(
             "{}/entities/security-tags/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10741,10 +13231,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetSecurityTagError,
+                        >(response, responses::GetSecurityTagError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetSecurityTagError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetSecurityTagError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetSecurityTagError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10766,7 +13294,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListServiceGroupsError>,
+    > {
         let url = format!("{}/entities/service-groups", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10797,9 +13328,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListServiceGroupsError,
+                        >(response, responses::ListServiceGroupsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListServiceGroupsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListServiceGroupsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10817,7 +13377,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseServiceGroup>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BaseServiceGroup>,
+        Error<responses::GetServiceGroupError>,
+    > {
         let url = format!(
             "{}/entities/service-groups/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10847,10 +13410,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetServiceGroupError,
+                        >(response, responses::GetServiceGroupError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetServiceGroupError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetServiceGroupError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetServiceGroupError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10872,7 +13473,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListServicesError>,
+    > {
         let url = format!("{}/entities/services", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10903,9 +13507,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListServicesError,
+                        >(response, responses::ListServicesError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListServicesError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListServicesError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10923,7 +13556,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseService>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::BaseService>, Error<responses::GetServiceError>> {
         let url = format!(
             "{}/entities/services/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -10953,10 +13586,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetServiceError,
+                        >(response, responses::GetServiceError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetServiceError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetServiceError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetServiceError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10978,7 +13649,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListDatacentersError>,
+    > {
         let url = format!("{}/entities/vc-datacenters", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11009,9 +13683,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListDatacentersError,
+                        >(response, responses::ListDatacentersError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListDatacentersError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListDatacentersError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11029,7 +13732,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::VcDatacenter>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::VcDatacenter>,
+        Error<responses::GetDatacenterError>,
+    > {
         let url = format!(
             "{}/entities/vc-datacenters/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -11059,10 +13765,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetDatacenterError,
+                        >(response, responses::GetDatacenterError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDatacenterError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDatacenterError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetDatacenterError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11084,7 +13828,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListVcenterManagersError>,
+    > {
         let url = format!("{}/entities/vcenter-managers", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11115,9 +13862,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListVcenterManagersError,
+                        >(response, responses::ListVcenterManagersError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListVcenterManagersError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListVcenterManagersError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11135,7 +13911,10 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::VCenterManager>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::VCenterManager>,
+        Error<responses::GetVcenterManagerError>,
+    > {
         let url = format!(
             "{}/entities/vcenter-managers/{}", self.baseurl, encode_path(& id
             .to_string()),
@@ -11166,10 +13945,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetVcenterManagerError,
+                        >(response, responses::GetVcenterManagerError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVcenterManagerError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVcenterManagerError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVcenterManagerError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11191,7 +14008,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListVmknicsError>,
+    > {
         let url = format!("{}/entities/vmknics", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11222,9 +14042,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListVmknicsError,
+                        >(response, responses::ListVmknicsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListVmknicsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListVmknicsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11242,7 +14091,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::Vmknic>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Vmknic>, Error<responses::GetVmknicError>> {
         let url = format!(
             "{}/entities/vmknics/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -11272,10 +14121,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetVmknicError,
+                        >(response, responses::GetVmknicError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVmknicError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVmknicError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVmknicError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11297,7 +14184,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListVmsError>,
+    > {
         let url = format!("{}/entities/vms", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11328,9 +14218,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListVmsError,
+                        >(response, responses::ListVmsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListVmsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListVmsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11348,7 +14267,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseVirtualMachine>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::BaseVirtualMachine>, Error<responses::GetVmError>> {
         let url = format!(
             "{}/entities/vms/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -11378,10 +14297,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetVmError,
+                        >(response, responses::GetVmError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVmError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVmError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVmError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11403,7 +14360,10 @@ Arguments:
         end_time: Option<f64>,
         size: Option<f64>,
         start_time: Option<f64>,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::ListVnicsError>,
+    > {
         let url = format!("{}/entities/vnics", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11434,9 +14394,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListVnicsError,
+                        >(response, responses::ListVnicsError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListVnicsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListVnicsError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11454,7 +14443,7 @@ Arguments:
         &'a self,
         id: &'a str,
         time: Option<i64>,
-    ) -> Result<ResponseValue<types::BaseVnic>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::BaseVnic>, Error<responses::GetVnicError>> {
         let url = format!(
             "{}/entities/vnics/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -11484,10 +14473,48 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetVnicError,
+                        >(response, responses::GetVnicError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVnicError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVnicError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetVnicError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11556,7 +14583,10 @@ Sends a `POST` request to `/groups/applications`
     pub async fn add_application<'a>(
         &'a self,
         body: &'a types::ApplicationRequest,
-    ) -> Result<ResponseValue<types::Application>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::Application>,
+        Error<responses::AddApplicationError>,
+    > {
         let url = format!("{}/groups/applications", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -11584,9 +14614,38 @@ Sends a `POST` request to `/groups/applications`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddApplicationError,
+                        >(response, responses::AddApplicationError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddApplicationError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddApplicationError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -11738,7 +14797,7 @@ Arguments:
         &'a self,
         id: &'a str,
         body: &'a types::TierRequest,
-    ) -> Result<ResponseValue<types::Tier>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Tier>, Error<responses::AddTierError>> {
         let url = format!(
             "{}/groups/applications/{}/tiers", self.baseurl, encode_path(& id
             .to_string()),
@@ -11769,11 +14828,58 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddTierError,
+                        >(response, responses::AddTierError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddTierError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddTierError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddTierError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AddTierError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -12060,7 +15166,10 @@ Arguments:
     pub async fn list_recommended_rules<'a>(
         &'a self,
         body: &'a types::RecommendedRulesRequest,
-    ) -> Result<ResponseValue<types::RecommendedRules>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::RecommendedRules>,
+        Error<responses::ListRecommendedRulesError>,
+    > {
         let url = format!("{}/micro-seg/recommended-rules", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -12088,9 +15197,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListRecommendedRulesError,
+                        >(response, responses::ListRecommendedRulesError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListRecommendedRulesError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListRecommendedRulesError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -12107,7 +15245,10 @@ Arguments:
     pub async fn export_nsx_recommended_rules<'a>(
         &'a self,
         body: &'a types::RecommendedRulesRequest,
-    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<ByteStream>,
+        Error<responses::ExportNsxRecommendedRulesError>,
+    > {
         let url = format!("{}/micro-seg/recommended-rules/nsx", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -12126,9 +15267,40 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::stream(response)),
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::ExportNsxRecommendedRulesError,
+                        >(
+                                response,
+                                responses::ExportNsxRecommendedRulesError::BadRequest,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ExportNsxRecommendedRulesError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ExportNsxRecommendedRulesError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -12147,7 +15319,10 @@ Arguments:
     pub async fn search_entities<'a>(
         &'a self,
         body: &'a types::SearchRequest,
-    ) -> Result<ResponseValue<types::PagedListResponseWithTime>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PagedListResponseWithTime>,
+        Error<responses::SearchEntitiesError>,
+    > {
         let url = format!("{}/search", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -12175,9 +15350,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::SearchEntitiesError,
+                        >(response, responses::SearchEntitiesError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::SearchEntitiesError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::SearchEntitiesError::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -12453,6 +15657,956 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `create`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addAristaSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddAristaSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateAristaSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateAristaSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateAristaSwitchSnmpConfig`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateAristaSwitchSnmpConfigError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addBrocadeSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddBrocadeSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateBrocadeSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateBrocadeSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateBrocadeSwitchSnmpConfig`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateBrocadeSwitchSnmpConfigError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addCheckpointFirewall`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddCheckpointFirewallError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateCheckpointFirewall`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateCheckpointFirewallError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addCiscoSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddCiscoSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateCiscoSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateCiscoSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateCiscoSwitchSnmpConfig`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateCiscoSwitchSnmpConfigError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addDellSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddDellSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateDellSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateDellSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateDellSwitchSnmpConfig`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateDellSwitchSnmpConfigError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addHpovManager`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddHpovManagerError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateHpovManager`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateHpovManagerError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addHpvcManager`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddHpvcManagerError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateHpvcManager`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateHpvcManagerError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addJuniperSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddJuniperSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateJuniperSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateJuniperSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateJuniperSwitchSnmpConfig`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateJuniperSwitchSnmpConfigError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addNsxvManagerDatasource`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddNsxvManagerDatasourceError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateNsxvControllerCluster`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateNsxvControllerClusterError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addPanoramaFirewall`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddPanoramaFirewallError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updatePanoramaFirewall`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdatePanoramaFirewallError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addUcsManager`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddUcsManagerError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateUcsManager`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateUcsManagerError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateUcsSnmpConfig`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateUcsSnmpConfigError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addVcenterDatasource`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddVcenterDatasourceError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `updateVcenter`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateVcenterError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listClusters`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListClustersError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getCluster`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetClusterError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listDatastores`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListDatastoresError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getDatastore`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetDatastoreError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listDistributedVirtualPortgroups`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListDistributedVirtualPortgroupsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getDistributedVirtualPortgroup`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetDistributedVirtualPortgroupError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listDistributedVirtualSwitches`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListDistributedVirtualSwitchesError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getDistributedVirtualSwitch`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetDistributedVirtualSwitchError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listFirewallRules`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListFirewallRulesError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getFirewallRule`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetFirewallRuleError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listFirewalls`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListFirewallsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getFirewall`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetFirewallError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getFlows`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetFlowsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getFlow`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetFlowError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listFolders`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListFoldersError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getFolder`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetFolderError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listHosts`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListHostsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getHost`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetHostError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listIPSets`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListIpSetsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getIPSet`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetIpSetError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listLayer2Networks`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListLayer2NetworksError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getLayer2Network`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetLayer2NetworkError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listNSXManagers`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListNsxManagersError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getNSXManager`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetNsxManagerError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listProblemEvents`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListProblemEventsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getProblemEvent`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetProblemEventError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listSecurityGroups`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListSecurityGroupsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getSecurityGroup`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetSecurityGroupError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listSecurityTags`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListSecurityTagsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getSecurityTag`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetSecurityTagError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listServiceGroups`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListServiceGroupsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getServiceGroup`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetServiceGroupError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listServices`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListServicesError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getService`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetServiceError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listDatacenters`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListDatacentersError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getDatacenter`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetDatacenterError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listVcenterManagers`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListVcenterManagersError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getVcenterManager`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetVcenterManagerError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listVmknics`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListVmknicsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getVmknic`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetVmknicError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listVms`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListVmsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getVm`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetVmError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listVnics`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListVnicsError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `getVnic`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetVnicError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addApplication`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddApplicationError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `addTier`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddTierError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `listRecommendedRules`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListRecommendedRulesError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `exportNsxRecommendedRules`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ExportNsxRecommendedRulesError {
+        /// `400`: Bad Request
+        BadRequest(::std::vec::Vec<u8>),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
+    }
+    /// `searchEntities`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum SearchEntitiesError {
+        /// `400`: Bad Request
+        BadRequest(types::ApiError),
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `500`: Internal Error
+        InternalServerError,
     }
 }
 impl Client {

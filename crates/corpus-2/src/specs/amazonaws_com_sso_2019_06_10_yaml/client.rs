@@ -939,7 +939,10 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         x_amz_sso_bearer_token: &'a str,
-    ) -> Result<ResponseValue<types::GetRoleCredentialsResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetRoleCredentialsResponse>,
+        Error<responses::GetRoleCredentialsError>,
+    > {
         let url = format!("{}/federation/credentials", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -994,10 +997,54 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRoleCredentialsError,
+                        >(response, responses::GetRoleCredentialsError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRoleCredentialsError,
+                        >(response, responses::GetRoleCredentialsError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRoleCredentialsError,
+                        >(response, responses::GetRoleCredentialsError::Status482)
+                            .await?,
+                    ),
+                )
+            }
+            483u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRoleCredentialsError,
+                        >(response, responses::GetRoleCredentialsError::Status483)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1035,7 +1082,10 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         x_amz_sso_bearer_token: &'a str,
-    ) -> Result<ResponseValue<types::ListAccountRolesResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListAccountRolesResponse>,
+        Error<responses::ListAccountRolesError>,
+    > {
         let url = format!("{}/assignment/roles", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -1093,10 +1143,54 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListAccountRolesError,
+                        >(response, responses::ListAccountRolesError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListAccountRolesError,
+                        >(response, responses::ListAccountRolesError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListAccountRolesError,
+                        >(response, responses::ListAccountRolesError::Status482)
+                            .await?,
+                    ),
+                )
+            }
+            483u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListAccountRolesError,
+                        >(response, responses::ListAccountRolesError::Status483)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1132,7 +1226,10 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         x_amz_sso_bearer_token: &'a str,
-    ) -> Result<ResponseValue<types::ListAccountsResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListAccountsResponse>,
+        Error<responses::ListAccountsError>,
+    > {
         let url = format!("{}/assignment/accounts", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -1189,10 +1286,54 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListAccountsError,
+                        >(response, responses::ListAccountsError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListAccountsError,
+                        >(response, responses::ListAccountsError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListAccountsError,
+                        >(response, responses::ListAccountsError::Status482)
+                            .await?,
+                    ),
+                )
+            }
+            483u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListAccountsError,
+                        >(response, responses::ListAccountsError::Status483)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1220,7 +1361,7 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         x_amz_sso_bearer_token: &'a str,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::LogoutError>> {
         let url = format!("{}/logout", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
         header_map
@@ -1265,9 +1406,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::empty(response)),
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::LogoutError,
+                        >(response, responses::LogoutError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::LogoutError,
+                        >(response, responses::LogoutError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::LogoutError,
+                        >(response, responses::LogoutError::Status482)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1386,6 +1560,58 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `GetRoleCredentials`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetRoleCredentialsError {
+        /// `480`: InvalidRequestException
+        Status480(types::InvalidRequestException),
+        /// `481`: UnauthorizedException
+        Status481(types::UnauthorizedException),
+        /// `482`: TooManyRequestsException
+        Status482(types::TooManyRequestsException),
+        /// `483`: ResourceNotFoundException
+        Status483(types::ResourceNotFoundException),
+    }
+    /// `ListAccountRoles`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListAccountRolesError {
+        /// `480`: InvalidRequestException
+        Status480(types::InvalidRequestException),
+        /// `481`: UnauthorizedException
+        Status481(types::UnauthorizedException),
+        /// `482`: TooManyRequestsException
+        Status482(types::TooManyRequestsException),
+        /// `483`: ResourceNotFoundException
+        Status483(types::ResourceNotFoundException),
+    }
+    /// `ListAccounts`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListAccountsError {
+        /// `480`: InvalidRequestException
+        Status480(types::InvalidRequestException),
+        /// `481`: UnauthorizedException
+        Status481(types::UnauthorizedException),
+        /// `482`: TooManyRequestsException
+        Status482(types::TooManyRequestsException),
+        /// `483`: ResourceNotFoundException
+        Status483(types::ResourceNotFoundException),
+    }
+    /// `Logout`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum LogoutError {
+        /// `480`: InvalidRequestException
+        Status480(types::InvalidRequestException),
+        /// `481`: UnauthorizedException
+        Status481(types::UnauthorizedException),
+        /// `482`: TooManyRequestsException
+        Status482(types::TooManyRequestsException),
     }
 }
 impl Client {

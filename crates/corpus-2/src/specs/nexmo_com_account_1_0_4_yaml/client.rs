@@ -73,6 +73,53 @@ Send an empty string to unset this value.*/
         )]
         pub mo_call_back_url: ::std::option::Option<::std::string::String>,
     }
+    ///`CreateApiSecret400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CreateApiSecret400Body {
+        ///More detail regarding this error, including the API key supplied
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub detail: ::std::option::Option<::std::string::String>,
+        ///Internal Trace ID
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///Array of the parameters that are considered invalid, and explanations of why
+        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        pub invalid_parameters: ::std::vec::Vec<
+            CreateApiSecret400BodyInvalidParametersItem,
+        >,
+        ///Description of the error
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub title: ::std::option::Option<::std::string::String>,
+        ///URL for further information
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+        pub type_: ::std::option::Option<::std::string::String>,
+    }
+    ///`CreateApiSecret400BodyInvalidParametersItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CreateApiSecret400BodyInvalidParametersItem {
+        ///Field name
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+        ///Explanation of why parameter is considered invalid
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+    }
+    ///`CreateApiSecret401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CreateApiSecret401Body {
+        ///More detail regarding this error, including the expected value
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub detail: ::std::option::Option<::std::string::String>,
+        ///Internal Trace ID
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///Description of the error
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub title: ::std::option::Option<::std::string::String>,
+        ///URL for further information
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+        pub type_: ::std::option::Option<::std::string::String>,
+    }
     ///`CreateSecretRequest`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct CreateSecretRequest {
@@ -291,6 +338,55 @@ Send an empty string to unset this value.*/
             value.parse()
         }
     }
+    ///`RetrieveApiSecret401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RetrieveApiSecret401Body {
+        ///More detail regarding this error, including the expected value
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub detail: ::std::option::Option<::std::string::String>,
+        ///Internal Trace ID
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///Description of the error
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub title: ::std::option::Option<::std::string::String>,
+        ///URL for further information
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+        pub type_: ::std::option::Option<::std::string::String>,
+    }
+    ///`RetrieveApiSecret404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum RetrieveApiSecret404Body {
+        ApiKeyNotFound(ErrorApiKeyNotFound),
+        SecretIdNotFound(ErrorSecretIdNotFound),
+    }
+    impl ::std::convert::From<ErrorApiKeyNotFound> for RetrieveApiSecret404Body {
+        fn from(value: ErrorApiKeyNotFound) -> Self {
+            Self::ApiKeyNotFound(value)
+        }
+    }
+    impl ::std::convert::From<ErrorSecretIdNotFound> for RetrieveApiSecret404Body {
+        fn from(value: ErrorSecretIdNotFound) -> Self {
+            Self::SecretIdNotFound(value)
+        }
+    }
+    ///`RetrieveApiSecrets401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RetrieveApiSecrets401Body {
+        ///More detail regarding this error, including the expected value
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub detail: ::std::option::Option<::std::string::String>,
+        ///Internal Trace ID
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///Description of the error
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub title: ::std::option::Option<::std::string::String>,
+        ///URL for further information
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+        pub type_: ::std::option::Option<::std::string::String>,
+    }
     ///`RetrieveApiSecretsResponse`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct RetrieveApiSecretsResponse {
@@ -311,6 +407,55 @@ Send an empty string to unset this value.*/
         ///Array of API secrets
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub secrets: ::std::vec::Vec<SecretInfo>,
+    }
+    ///`RevokeApiSecret401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RevokeApiSecret401Body {
+        ///More detail regarding this error, including the expected value
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub detail: ::std::option::Option<::std::string::String>,
+        ///Internal Trace ID
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///Description of the error
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub title: ::std::option::Option<::std::string::String>,
+        ///URL for further information
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+        pub type_: ::std::option::Option<::std::string::String>,
+    }
+    ///`RevokeApiSecret403Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RevokeApiSecret403Body {
+        ///More detail regarding this error
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub detail: ::std::option::Option<::std::string::String>,
+        ///Internal Trace ID
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub instance: ::std::option::Option<::std::string::String>,
+        ///Description of the error
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub title: ::std::option::Option<::std::string::String>,
+        ///URL for further information
+        #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
+        pub type_: ::std::option::Option<::std::string::String>,
+    }
+    ///`RevokeApiSecret404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum RevokeApiSecret404Body {
+        ApiKeyNotFound(ErrorApiKeyNotFound),
+        SecretIdNotFound(ErrorSecretIdNotFound),
+    }
+    impl ::std::convert::From<ErrorApiKeyNotFound> for RevokeApiSecret404Body {
+        fn from(value: ErrorApiKeyNotFound) -> Self {
+            Self::ApiKeyNotFound(value)
+        }
+    }
+    impl ::std::convert::From<ErrorSecretIdNotFound> for RevokeApiSecret404Body {
+        fn from(value: ErrorSecretIdNotFound) -> Self {
+            Self::SecretIdNotFound(value)
+        }
     }
     ///`SecretInfo`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -703,7 +848,10 @@ Arguments:
     pub async fn retrieve_api_secrets<'a>(
         &'a self,
         api_key: &'a str,
-    ) -> Result<ResponseValue<types::RetrieveApiSecretsResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::RetrieveApiSecretsResponse>,
+        Error<responses::RetrieveApiSecretsError>,
+    > {
         let url = format!(
             "{}/accounts/{}/secrets", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -732,8 +880,30 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveApiSecretsError,
+                        >(response, responses::RetrieveApiSecretsError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveApiSecretsError,
+                        >(response, responses::RetrieveApiSecretsError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -749,7 +919,10 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::CreateSecretRequest,
-    ) -> Result<ResponseValue<types::SecretInfo>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SecretInfo>,
+        Error<responses::CreateApiSecretError>,
+    > {
         let url = format!(
             "{}/accounts/{}/secrets", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -779,9 +952,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateApiSecretError,
+                        >(response, responses::CreateApiSecretError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateApiSecretError,
+                        >(response, responses::CreateApiSecretError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateApiSecretError,
+                        >(response, responses::CreateApiSecretError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -797,7 +1003,10 @@ Arguments:
         &'a self,
         api_key: &'a str,
         secret_id: &'a str,
-    ) -> Result<ResponseValue<types::SecretInfo>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SecretInfo>,
+        Error<responses::RetrieveApiSecretError>,
+    > {
         let url = format!(
             "{}/accounts/{}/secrets/{}", self.baseurl, encode_path(& api_key
             .to_string()), encode_path(& secret_id.to_string()),
@@ -827,8 +1036,30 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveApiSecretError,
+                        >(response, responses::RetrieveApiSecretError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveApiSecretError,
+                        >(response, responses::RetrieveApiSecretError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -844,7 +1075,7 @@ Arguments:
         &'a self,
         api_key: &'a str,
         secret_id: &'a str,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::RevokeApiSecretError>> {
         let url = format!(
             "{}/accounts/{}/secrets/{}", self.baseurl, encode_path(& api_key
             .to_string()), encode_path(& secret_id.to_string()),
@@ -866,9 +1097,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RevokeApiSecretError,
+                        >(response, responses::RevokeApiSecretError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RevokeApiSecretError,
+                        >(response, responses::RevokeApiSecretError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RevokeApiSecretError,
+                        >(response, responses::RevokeApiSecretError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1009,6 +1273,48 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `retrieveAPISecrets`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RetrieveApiSecretsError {
+        /// `401`: Credentials are missing or invalid
+        Unauthorized(types::RetrieveApiSecrets401Body),
+        /// `404`: Item not found
+        NotFound(types::ErrorApiKeyNotFound),
+    }
+    /// `createAPISecret`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateApiSecretError {
+        /// `400`: Bad request. This usually indicates valid data but can also occur when a user has exceeded the allowed number of secrets on their account.
+        BadRequest(types::CreateApiSecret400Body),
+        /// `401`: Credentials are missing or invalid
+        Unauthorized(types::CreateApiSecret401Body),
+        /// `404`: Item not found
+        NotFound(types::ErrorApiKeyNotFound),
+    }
+    /// `retrieveAPISecret`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RetrieveApiSecretError {
+        /// `401`: Credentials are missing or invalid
+        Unauthorized(types::RetrieveApiSecret401Body),
+        /// `404`: Item not found
+        NotFound(types::RetrieveApiSecret404Body),
+    }
+    /// `revokeAPISecret`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RevokeApiSecretError {
+        /// `401`: Credentials are missing or invalid
+        Unauthorized(types::RevokeApiSecret401Body),
+        /// `403`: Operation forbidden by permissions or because this is the only API secret and you are required to have at least one.
+        Forbidden(types::RevokeApiSecret403Body),
+        /// `404`: Item not found
+        NotFound(types::RevokeApiSecret404Body),
     }
 }
 impl Client {

@@ -387,7 +387,7 @@ Arguments:
     pub async fn login<'a>(
         &'a self,
         body: &'a types::LoginBody,
-    ) -> Result<ResponseValue<types::LoginResponse>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::LoginResponse>, Error<responses::LoginError>> {
         let url = format!("{}/users/login", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -415,8 +415,28 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::LoginError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::LoginError,
+                        >(response, responses::LoginError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -476,7 +496,10 @@ Sends a `GET` request to `/user`
 */
     pub async fn get_current_user<'a>(
         &'a self,
-    ) -> Result<ResponseValue<types::GetCurrentUserResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetCurrentUserResponse>,
+        Error<responses::GetCurrentUserError>,
+    > {
         let url = format!("{}/user", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -503,8 +526,28 @@ Sends a `GET` request to `/user`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetCurrentUserError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetCurrentUserError,
+                        >(response, responses::GetCurrentUserError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -520,7 +563,10 @@ Arguments:
     pub async fn update_current_user<'a>(
         &'a self,
         body: &'a types::UpdateCurrentUserBody,
-    ) -> Result<ResponseValue<types::UpdateCurrentUserResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::UpdateCurrentUserResponse>,
+        Error<responses::UpdateCurrentUserError>,
+    > {
         let url = format!("{}/user", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -548,8 +594,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateCurrentUserError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateCurrentUserError,
+                        >(
+                                response,
+                                responses::UpdateCurrentUserError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -565,7 +634,10 @@ Arguments:
     pub async fn get_profile_by_username<'a>(
         &'a self,
         username: &'a str,
-    ) -> Result<ResponseValue<types::GetProfileByUsernameResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetProfileByUsernameResponse>,
+        Error<responses::GetProfileByUsernameError>,
+    > {
         let url = format!(
             "{}/profiles/{}", self.baseurl, encode_path(& username.to_string()),
         );
@@ -594,8 +666,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetProfileByUsernameError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetProfileByUsernameError,
+                        >(
+                                response,
+                                responses::GetProfileByUsernameError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -611,7 +706,10 @@ Arguments:
     pub async fn follow_user_by_username<'a>(
         &'a self,
         username: &'a str,
-    ) -> Result<ResponseValue<types::FollowUserByUsernameResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::FollowUserByUsernameResponse>,
+        Error<responses::FollowUserByUsernameError>,
+    > {
         let url = format!(
             "{}/profiles/{}/follow", self.baseurl, encode_path(& username.to_string()),
         );
@@ -640,8 +738,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::FollowUserByUsernameError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::FollowUserByUsernameError,
+                        >(
+                                response,
+                                responses::FollowUserByUsernameError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -659,7 +780,7 @@ Arguments:
         username: &'a str,
     ) -> Result<
         ResponseValue<types::UnfollowUserByUsernameResponse>,
-        Error<ByteStream>,
+        Error<responses::UnfollowUserByUsernameError>,
     > {
         let url = format!(
             "{}/profiles/{}/follow", self.baseurl, encode_path(& username.to_string()),
@@ -689,8 +810,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UnfollowUserByUsernameError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UnfollowUserByUsernameError,
+                        >(
+                                response,
+                                responses::UnfollowUserByUsernameError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -708,7 +852,10 @@ Arguments:
         &'a self,
         limit: Option<::std::num::NonZeroU64>,
         offset: Option<u64>,
-    ) -> Result<ResponseValue<types::GetArticlesFeedResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetArticlesFeedResponse>,
+        Error<responses::GetArticlesFeedError>,
+    > {
         let url = format!("{}/articles/feed", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -737,8 +884,28 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetArticlesFeedError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetArticlesFeedError,
+                        >(response, responses::GetArticlesFeedError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -762,7 +929,10 @@ Arguments:
         limit: Option<::std::num::NonZeroU64>,
         offset: Option<u64>,
         tag: Option<&'a str>,
-    ) -> Result<ResponseValue<types::GetArticlesResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetArticlesResponse>,
+        Error<responses::GetArticlesError>,
+    > {
         let url = format!("{}/articles", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -794,8 +964,28 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetArticlesError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetArticlesError,
+                        >(response, responses::GetArticlesError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -811,7 +1001,10 @@ Arguments:
     pub async fn create_article<'a>(
         &'a self,
         body: &'a types::CreateArticleBody,
-    ) -> Result<ResponseValue<types::CreateArticleResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CreateArticleResponse>,
+        Error<responses::CreateArticleError>,
+    > {
         let url = format!("{}/articles", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -839,8 +1032,28 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateArticleError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateArticleError,
+                        >(response, responses::CreateArticleError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -908,7 +1121,10 @@ Arguments:
         &'a self,
         slug: &'a str,
         body: &'a types::UpdateArticleBody,
-    ) -> Result<ResponseValue<types::UpdateArticleResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::UpdateArticleResponse>,
+        Error<responses::UpdateArticleError>,
+    > {
         let url = format!(
             "{}/articles/{}", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -938,8 +1154,28 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateArticleError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateArticleError,
+                        >(response, responses::UpdateArticleError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -955,7 +1191,7 @@ Arguments:
     pub async fn delete_article<'a>(
         &'a self,
         slug: &'a str,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::DeleteArticleError>> {
         let url = format!(
             "{}/articles/{}", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -976,8 +1212,28 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::DeleteArticleError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteArticleError,
+                        >(response, responses::DeleteArticleError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -993,7 +1249,10 @@ Arguments:
     pub async fn get_article_comments<'a>(
         &'a self,
         slug: &'a str,
-    ) -> Result<ResponseValue<types::GetArticleCommentsResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetArticleCommentsResponse>,
+        Error<responses::GetArticleCommentsError>,
+    > {
         let url = format!(
             "{}/articles/{}/comments", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -1022,8 +1281,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::GetArticleCommentsError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetArticleCommentsError,
+                        >(
+                                response,
+                                responses::GetArticleCommentsError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1041,7 +1323,10 @@ Arguments:
         &'a self,
         slug: &'a str,
         body: &'a types::CreateArticleCommentBody,
-    ) -> Result<ResponseValue<types::CreateArticleCommentResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CreateArticleCommentResponse>,
+        Error<responses::CreateArticleCommentError>,
+    > {
         let url = format!(
             "{}/articles/{}/comments", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -1071,8 +1356,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateArticleCommentError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateArticleCommentError,
+                        >(
+                                response,
+                                responses::CreateArticleCommentError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1090,7 +1398,7 @@ Arguments:
         &'a self,
         slug: &'a str,
         id: i64,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::DeleteArticleCommentError>> {
         let url = format!(
             "{}/articles/{}/comments/{}", self.baseurl, encode_path(& slug.to_string()),
             encode_path(& id.to_string()),
@@ -1112,8 +1420,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::DeleteArticleCommentError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteArticleCommentError,
+                        >(
+                                response,
+                                responses::DeleteArticleCommentError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1129,7 +1460,10 @@ Arguments:
     pub async fn create_article_favorite<'a>(
         &'a self,
         slug: &'a str,
-    ) -> Result<ResponseValue<types::CreateArticleFavoriteResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CreateArticleFavoriteResponse>,
+        Error<responses::CreateArticleFavoriteError>,
+    > {
         let url = format!(
             "{}/articles/{}/favorite", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -1158,8 +1492,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateArticleFavoriteError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateArticleFavoriteError,
+                        >(
+                                response,
+                                responses::CreateArticleFavoriteError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1175,7 +1532,10 @@ Arguments:
     pub async fn delete_article_favorite<'a>(
         &'a self,
         slug: &'a str,
-    ) -> Result<ResponseValue<types::DeleteArticleFavoriteResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::DeleteArticleFavoriteResponse>,
+        Error<responses::DeleteArticleFavoriteError>,
+    > {
         let url = format!(
             "{}/articles/{}/favorite", self.baseurl, encode_path(& slug.to_string()),
         );
@@ -1204,8 +1564,31 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::DeleteArticleFavoriteError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteArticleFavoriteError,
+                        >(
+                                response,
+                                responses::DeleteArticleFavoriteError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1381,6 +1764,140 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `Login`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum LoginError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `GetCurrentUser`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetCurrentUserError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `UpdateCurrentUser`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateCurrentUserError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `GetProfileByUsername`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetProfileByUsernameError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `FollowUserByUsername`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum FollowUserByUsernameError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `UnfollowUserByUsername`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UnfollowUserByUsernameError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `GetArticlesFeed`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetArticlesFeedError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `GetArticles`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetArticlesError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `CreateArticle`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateArticleError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `UpdateArticle`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateArticleError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `DeleteArticle`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum DeleteArticleError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `GetArticleComments`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetArticleCommentsError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `CreateArticleComment`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateArticleCommentError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `DeleteArticleComment`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum DeleteArticleCommentError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `CreateArticleFavorite`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateArticleFavoriteError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
+    }
+    /// `DeleteArticleFavorite`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum DeleteArticleFavoriteError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `422`: Unexpected error
+        UnprocessableEntity(types::GenericErrorModel),
     }
 }
 impl Client {

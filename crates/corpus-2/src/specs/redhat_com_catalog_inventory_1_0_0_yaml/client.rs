@@ -4774,7 +4774,7 @@ Arguments:
         &'a self,
         id: &'a types::UpdateTaskId,
         body: &'a types::Task,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::UpdateTaskError>> {
         let url = format!("{}/tasks/{}", self.baseurl, encode_path(& id.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -4798,8 +4798,28 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateTaskError::BadRequest,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateTaskError,
+                        >(response, responses::UpdateTaskError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -4976,6 +4996,20 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `updateTask`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateTaskError {
+        /// `400`: Bad request
+        BadRequest,
+        /// `404`: Not found
+        NotFound(types::ErrorNotFound),
     }
 }
 impl Client {

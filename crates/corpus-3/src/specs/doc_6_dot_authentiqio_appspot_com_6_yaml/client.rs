@@ -145,6 +145,17 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub status: ::std::option::Option<::std::string::String>,
     }
+    ///`SignRetrieve200Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct SignRetrieve200Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub exp: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub field: ::std::option::Option<::std::string::String>,
+        ///base64safe encoded public signing key
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub sub: ::std::option::Option<::std::string::String>,
+    }
     /// Error types.
     pub mod error {
         /// Error from a `TryFrom` or `FromStr` implementation.
@@ -265,7 +276,10 @@ Arguments:
     pub async fn key_register<'a, B: Into<reqwest::Body>>(
         &'a self,
         body: B,
-    ) -> Result<ResponseValue<types::KeyRegisterResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::KeyRegisterResponse>,
+        Error<responses::KeyRegisterError>,
+    > {
         let url = format!("{}/key", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -297,8 +311,44 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    409u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyRegisterError,
+                                >(response, responses::KeyRegisterError::Conflict)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::KeyRegisterError,
+                                >(response, responses::KeyRegisterError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::KeyRegisterError,
+                        >(response, responses::KeyRegisterError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -321,7 +371,10 @@ Arguments:
         code: Option<&'a str>,
         email: &'a str,
         phone: &'a str,
-    ) -> Result<ResponseValue<types::KeyRevokeNosecretResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::KeyRevokeNosecretResponse>,
+        Error<responses::KeyRevokeNosecretError>,
+    > {
         let url = format!("{}/key", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -351,8 +404,68 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    401u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyRevokeNosecretError,
+                                >(response, responses::KeyRevokeNosecretError::Unauthorized)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyRevokeNosecretError,
+                                >(response, responses::KeyRevokeNosecretError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    409u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyRevokeNosecretError,
+                                >(response, responses::KeyRevokeNosecretError::Conflict)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::KeyRevokeNosecretError,
+                                >(response, responses::KeyRevokeNosecretError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::KeyRevokeNosecretError,
+                        >(response, responses::KeyRevokeNosecretError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -367,7 +480,7 @@ Arguments:
     pub async fn key_retrieve<'a>(
         &'a self,
         pk: &'a str,
-    ) -> Result<ResponseValue<types::Jwt>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Jwt>, Error<responses::KeyRetrieveError>> {
         let url = format!("{}/key/{}", self.baseurl, encode_path(& pk.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -394,8 +507,56 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyRetrieveError,
+                                >(response, responses::KeyRetrieveError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    410u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyRetrieveError,
+                                >(response, responses::KeyRetrieveError::Gone)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::KeyRetrieveError,
+                                >(response, responses::KeyRetrieveError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::KeyRetrieveError,
+                        >(response, responses::KeyRetrieveError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -419,7 +580,7 @@ Arguments:
         &'a self,
         pk: &'a str,
         body: B,
-    ) -> Result<ResponseValue<types::KeyBindResponse>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::KeyBindResponse>, Error<responses::KeyBindError>> {
         let url = format!("{}/key/{}", self.baseurl, encode_path(& pk.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -451,8 +612,56 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyBindError,
+                                >(response, responses::KeyBindError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    409u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyBindError,
+                                >(response, responses::KeyBindError::Conflict)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::KeyBindError,
+                                >(response, responses::KeyBindError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::KeyBindError,
+                        >(response, responses::KeyBindError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -475,7 +684,10 @@ Arguments:
         &'a self,
         pk: &'a str,
         body: B,
-    ) -> Result<ResponseValue<types::KeyUpdateResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::KeyUpdateResponse>,
+        Error<responses::KeyUpdateError>,
+    > {
         let url = format!("{}/key/{}", self.baseurl, encode_path(& pk.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -507,8 +719,44 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyUpdateError,
+                                >(response, responses::KeyUpdateError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::KeyUpdateError,
+                                >(response, responses::KeyUpdateError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::KeyUpdateError,
+                        >(response, responses::KeyUpdateError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -524,7 +772,10 @@ Arguments:
         &'a self,
         pk: &'a str,
         secret: &'a str,
-    ) -> Result<ResponseValue<types::KeyRevokeResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::KeyRevokeResponse>,
+        Error<responses::KeyRevokeError>,
+    > {
         let url = format!("{}/key/{}", self.baseurl, encode_path(& pk.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -552,8 +803,56 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    401u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyRevokeError,
+                                >(response, responses::KeyRevokeError::Unauthorized)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::KeyRevokeError,
+                                >(response, responses::KeyRevokeError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::KeyRevokeError,
+                                >(response, responses::KeyRevokeError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::KeyRevokeError,
+                        >(response, responses::KeyRevokeError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -606,7 +905,10 @@ Arguments:
         &'a self,
         callback: &'a str,
         body: B,
-    ) -> Result<ResponseValue<types::PushLoginRequestResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PushLoginRequestResponse>,
+        Error<responses::PushLoginRequestError>,
+    > {
         let url = format!("{}/login", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -639,8 +941,44 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    401u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::PushLoginRequestError,
+                                >(response, responses::PushLoginRequestError::Unauthorized)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::PushLoginRequestError,
+                                >(response, responses::PushLoginRequestError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::PushLoginRequestError,
+                        >(response, responses::PushLoginRequestError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -658,7 +996,10 @@ Arguments:
         &'a self,
         test: Option<i64>,
         body: B,
-    ) -> Result<ResponseValue<types::SignRequestResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SignRequestResponse>,
+        Error<responses::SignRequestError>,
+    > {
         let url = format!("{}/scope", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -691,8 +1032,44 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    429u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::SignRequestError,
+                                >(response, responses::SignRequestError::TooManyRequests)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::SignRequestError,
+                                >(response, responses::SignRequestError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::SignRequestError,
+                        >(response, responses::SignRequestError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -706,7 +1083,10 @@ Arguments:
     pub async fn sign_retrieve<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<responses::SignRetrieveResponse>,
+        Error<responses::SignRetrieveError>,
+    > {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -724,10 +1104,59 @@ Arguments:
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            204u16 => Ok(ResponseValue::stream(response)),
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            200u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::SignRetrieveResponse::Ok,
+                    )
+                    .await
+            }
+            204u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::SignRetrieveResponse::NoContent,
+                    ),
+                )
+            }
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::SignRetrieveError,
+                                >(response, responses::SignRetrieveError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::SignRetrieveError,
+                                >(response, responses::SignRetrieveError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::SignRetrieveError,
+                        >(response, responses::SignRetrieveError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -743,7 +1172,7 @@ Arguments:
     pub async fn sign_update<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<ByteStream>, Error<responses::SignUpdateError>> {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -762,8 +1191,54 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::stream(response)),
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::SignUpdateError,
+                                >(response, responses::SignUpdateError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    409u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::SignUpdateError,
+                                >(response, responses::SignUpdateError::Conflict)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::SignUpdateError,
+                                >(response, responses::SignUpdateError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::SignUpdateError,
+                        >(response, responses::SignUpdateError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -777,7 +1252,10 @@ Arguments:
     pub async fn sign_confirm<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<types::SignConfirmResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SignConfirmResponse>,
+        Error<responses::SignConfirmError>,
+    > {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -804,8 +1282,68 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             202u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    401u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::SignConfirmError,
+                                >(response, responses::SignConfirmError::Unauthorized)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::SignConfirmError,
+                                >(response, responses::SignConfirmError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    405u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::SignConfirmError,
+                                >(response, responses::SignConfirmError::MethodNotAllowed)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::SignConfirmError,
+                                >(response, responses::SignConfirmError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::SignConfirmError,
+                        >(response, responses::SignConfirmError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -819,7 +1357,10 @@ Arguments:
     pub async fn sign_delete<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<types::SignDeleteResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SignDeleteResponse>,
+        Error<responses::SignDeleteError>,
+    > {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -846,8 +1387,44 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::SignDeleteError,
+                                >(response, responses::SignDeleteError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::SignDeleteError,
+                                >(response, responses::SignDeleteError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::SignDeleteError,
+                        >(response, responses::SignDeleteError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -861,7 +1438,7 @@ Arguments:
     pub async fn sign_retrieve_head<'a>(
         &'a self,
         job: &'a str,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::SignRetrieveHeadError>> {
         let url = format!("{}/scope/{}", self.baseurl, encode_path(& job.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -881,8 +1458,44 @@ Arguments:
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::empty(response)),
             204u16 => Ok(ResponseValue::empty(response)),
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    404u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::SignRetrieveHeadError,
+                                >(response, responses::SignRetrieveHeadError::NotFound)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::bytes::<
+                                    _,
+                                    responses::SignRetrieveHeadError,
+                                >(response, responses::SignRetrieveHeadError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::bytes::<
+                            _,
+                            responses::SignRetrieveHeadError,
+                        >(response, responses::SignRetrieveHeadError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -989,6 +1602,140 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `key_register`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum KeyRegisterError {
+        /// `409`: Key already registered `duplicate-key`
+        Conflict(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `key_revoke_nosecret`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum KeyRevokeNosecretError {
+        /// `401`: Authentication error `auth-error`
+        Unauthorized(types::Error),
+        /// `404`: Unknown key `unknown-key`
+        NotFound(types::Error),
+        /// `409`: Confirm with code sent `confirm-first`
+        Conflict(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `key_retrieve`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum KeyRetrieveError {
+        /// `404`: Unknown key `unknown-key`
+        NotFound(types::Error),
+        /// `410`: Key is revoked (gone). `revoked-key`
+        Gone(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `key_bind`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum KeyBindError {
+        /// `404`: Unknown key `unknown-key`
+        NotFound(types::Error),
+        /// `409`: Already bound to another key `duplicate-hash`
+        Conflict(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `key_update`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum KeyUpdateError {
+        /// `404`: Unknown key `unknown-key`
+        NotFound(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `key_revoke`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum KeyRevokeError {
+        /// `401`: Key not found / wrong code `auth-error`
+        Unauthorized(types::Error),
+        /// `404`: Unknown key `unknown-key`
+        NotFound(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `push_login_request`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum PushLoginRequestError {
+        /// `401`: Unauthorized for this callback audience `aud-error` or JWT should be self-signed `auth-error`
+        Unauthorized(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `sign_request`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum SignRequestError {
+        /// `429`: Too Many Requests on same address / number `rate-limit`
+        TooManyRequests(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `sign_retrieve`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum SignRetrieveResponse {
+        /// `200`: Successful response (JWT)
+        Ok(types::SignRetrieve200Body),
+        /// `204`: Confirmed, waiting for signing
+        NoContent,
+    }
+    /// `sign_retrieve`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum SignRetrieveError {
+        /// `404`: Job not found `unknown-job`
+        NotFound(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `sign_update`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum SignUpdateError {
+        /// `404`: Job not found `unknown-job`
+        NotFound(::std::vec::Vec<u8>),
+        /// `409`: Job not confirmed yet `confirm-first`
+        Conflict(::std::vec::Vec<u8>),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `sign_confirm`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum SignConfirmError {
+        /// `401`: Confirmation error `auth-error`
+        Unauthorized(types::Error),
+        /// `404`: Job not found `unknown-job`
+        NotFound(types::Error),
+        /// `405`: JWT POSTed to scope `not-supported`
+        MethodNotAllowed(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `sign_delete`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum SignDeleteError {
+        /// `404`: Job not found `unknown-job`
+        NotFound(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
+    }
+    /// `sign_retrieve_head`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum SignRetrieveHeadError {
+        /// `404`: Job not found `unknown-job`
+        NotFound(types::Error),
+        /// `default`: Error response
+        Default(::std::vec::Vec<u8>),
     }
 }
 impl Client {

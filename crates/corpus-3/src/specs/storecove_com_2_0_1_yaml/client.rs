@@ -2080,6 +2080,114 @@ pub mod types {
                 })
         }
     }
+    ///`CreateAdministration422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct CreateAdministration422Body(pub ::std::vec::Vec<ErrorModel>);
+    impl ::std::ops::Deref for CreateAdministration422Body {
+        type Target = ::std::vec::Vec<ErrorModel>;
+        fn deref(&self) -> &::std::vec::Vec<ErrorModel> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CreateAdministration422Body>
+    for ::std::vec::Vec<ErrorModel> {
+        fn from(value: CreateAdministration422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ErrorModel>>
+    for CreateAdministration422Body {
+        fn from(value: ::std::vec::Vec<ErrorModel>) -> Self {
+            Self(value)
+        }
+    }
+    ///`CreateDocumentSubmission422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct CreateDocumentSubmission422Body(pub ::std::vec::Vec<ErrorModel>);
+    impl ::std::ops::Deref for CreateDocumentSubmission422Body {
+        type Target = ::std::vec::Vec<ErrorModel>;
+        fn deref(&self) -> &::std::vec::Vec<ErrorModel> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CreateDocumentSubmission422Body>
+    for ::std::vec::Vec<ErrorModel> {
+        fn from(value: CreateDocumentSubmission422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ErrorModel>>
+    for CreateDocumentSubmission422Body {
+        fn from(value: ::std::vec::Vec<ErrorModel>) -> Self {
+            Self(value)
+        }
+    }
+    ///`CreateInvoiceSubmission422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct CreateInvoiceSubmission422Body(pub ::std::vec::Vec<ErrorModel>);
+    impl ::std::ops::Deref for CreateInvoiceSubmission422Body {
+        type Target = ::std::vec::Vec<ErrorModel>;
+        fn deref(&self) -> &::std::vec::Vec<ErrorModel> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CreateInvoiceSubmission422Body>
+    for ::std::vec::Vec<ErrorModel> {
+        fn from(value: CreateInvoiceSubmission422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ErrorModel>>
+    for CreateInvoiceSubmission422Body {
+        fn from(value: ::std::vec::Vec<ErrorModel>) -> Self {
+            Self(value)
+        }
+    }
+    ///`CreateLegalEntity422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct CreateLegalEntity422Body(pub ::std::vec::Vec<ErrorModel>);
+    impl ::std::ops::Deref for CreateLegalEntity422Body {
+        type Target = ::std::vec::Vec<ErrorModel>;
+        fn deref(&self) -> &::std::vec::Vec<ErrorModel> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CreateLegalEntity422Body> for ::std::vec::Vec<ErrorModel> {
+        fn from(value: CreateLegalEntity422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ErrorModel>> for CreateLegalEntity422Body {
+        fn from(value: ::std::vec::Vec<ErrorModel>) -> Self {
+            Self(value)
+        }
+    }
+    ///`CreatePeppolIdentifier422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct CreatePeppolIdentifier422Body(pub ::std::vec::Vec<ErrorModel>);
+    impl ::std::ops::Deref for CreatePeppolIdentifier422Body {
+        type Target = ::std::vec::Vec<ErrorModel>;
+        fn deref(&self) -> &::std::vec::Vec<ErrorModel> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<CreatePeppolIdentifier422Body>
+    for ::std::vec::Vec<ErrorModel> {
+        fn from(value: CreatePeppolIdentifier422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ErrorModel>>
+    for CreatePeppolIdentifier422Body {
+        fn from(value: ::std::vec::Vec<ErrorModel>) -> Self {
+            Self(value)
+        }
+    }
     ///The ISO 4217 currency code.
     #[derive(
         ::serde::Deserialize,
@@ -2917,6 +3025,26 @@ pub mod types {
         ///Whether or not an 'OK' response means the document will be sent via Peppol, but delivered by email. This happens in the Belgian Hermes system where all identifiers have been registered, but if the receiver hasn't registered with a service provider, the Hermes system will send a PDF created from the electronic invoice and email that. The electronic document will itself not be emailed. Also see https://einvoice.belgium.be/en/article/send-structured-invoices-all-your-customers-hermes[Hermes^].
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub email: ::std::option::Option<bool>,
+    }
+    ///`DiscoveryReceives422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct DiscoveryReceives422Body(pub ::std::vec::Vec<ErrorModel>);
+    impl ::std::ops::Deref for DiscoveryReceives422Body {
+        type Target = ::std::vec::Vec<ErrorModel>;
+        fn deref(&self) -> &::std::vec::Vec<ErrorModel> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<DiscoveryReceives422Body> for ::std::vec::Vec<ErrorModel> {
+        fn from(value: DiscoveryReceives422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ErrorModel>> for DiscoveryReceives422Body {
+        fn from(value: ::std::vec::Vec<ErrorModel>) -> Self {
+            Self(value)
+        }
     }
     ///The base64 encoded version of the document.
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -5600,6 +5728,28 @@ pub mod types {
                 })
         }
     }
+    ///`PreflightInvoiceRecipient422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct PreflightInvoiceRecipient422Body(pub ::std::vec::Vec<ErrorModel>);
+    impl ::std::ops::Deref for PreflightInvoiceRecipient422Body {
+        type Target = ::std::vec::Vec<ErrorModel>;
+        fn deref(&self) -> &::std::vec::Vec<ErrorModel> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<PreflightInvoiceRecipient422Body>
+    for ::std::vec::Vec<ErrorModel> {
+        fn from(value: PreflightInvoiceRecipient422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ErrorModel>>
+    for PreflightInvoiceRecipient422Body {
+        fn from(value: ::std::vec::Vec<ErrorModel>) -> Self {
+            Self(value)
+        }
+    }
     ///The result of preflighting an invoice recipient
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct PreflightInvoiceRecipientResult {
@@ -7084,6 +7234,26 @@ pub mod types {
             TypeOfInvoice::X380
         }
     }
+    ///`UpdateLegalEntity422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct UpdateLegalEntity422Body(pub ::std::vec::Vec<ErrorModel>);
+    impl ::std::ops::Deref for UpdateLegalEntity422Body {
+        type Target = ::std::vec::Vec<ErrorModel>;
+        fn deref(&self) -> &::std::vec::Vec<ErrorModel> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<UpdateLegalEntity422Body> for ::std::vec::Vec<ErrorModel> {
+        fn from(value: UpdateLegalEntity422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ErrorModel>> for UpdateLegalEntity422Body {
+        fn from(value: ::std::vec::Vec<ErrorModel>) -> Self {
+            Self(value)
+        }
+    }
     ///The VAT details for the invoice line.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct VatDetails {
@@ -7328,7 +7498,10 @@ Arguments:
     pub async fn discovery_receives<'a>(
         &'a self,
         body: &'a types::DiscoverableParticipant,
-    ) -> Result<ResponseValue<types::DiscoveredParticipant>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::DiscoveredParticipant>,
+        Error<responses::DiscoveryReceivesError>,
+    > {
         let url = format!("{}/discovery/receives", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7356,9 +7529,41 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::DiscoveryReceivesError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::DiscoveryReceivesError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DiscoveryReceivesError,
+                        >(
+                                response,
+                                responses::DiscoveryReceivesError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7366,7 +7571,10 @@ Arguments:
     pub async fn create_document_submission<'a>(
         &'a self,
         body: &'a types::DocumentSubmission,
-    ) -> Result<ResponseValue<types::DocumentSubmissionResult>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::DocumentSubmissionResult>,
+        Error<responses::CreateDocumentSubmissionError>,
+    > {
         let url = format!("{}/document_submissions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7394,9 +7602,41 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateDocumentSubmissionError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateDocumentSubmissionError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateDocumentSubmissionError,
+                        >(
+                                response,
+                                responses::CreateDocumentSubmissionError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7412,7 +7652,10 @@ Arguments:
     pub async fn create_invoice_submission<'a>(
         &'a self,
         body: &'a types::InvoiceSubmission,
-    ) -> Result<ResponseValue<types::InvoiceSubmissionResult>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::InvoiceSubmissionResult>,
+        Error<responses::CreateInvoiceSubmissionError>,
+    > {
         let url = format!("{}/invoice_submissions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7440,9 +7683,41 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateInvoiceSubmissionError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateInvoiceSubmissionError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateInvoiceSubmissionError,
+                        >(
+                                response,
+                                responses::CreateInvoiceSubmissionError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7460,7 +7735,7 @@ Arguments:
         body: &'a types::InvoiceRecipientPreflight,
     ) -> Result<
         ResponseValue<types::PreflightInvoiceRecipientResult>,
-        Error<ByteStream>,
+        Error<responses::PreflightInvoiceRecipientError>,
     > {
         let url = format!("{}/invoice_submissions/preflight", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
@@ -7489,9 +7764,41 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::PreflightInvoiceRecipientError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::PreflightInvoiceRecipientError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PreflightInvoiceRecipientError,
+                        >(
+                                response,
+                                responses::PreflightInvoiceRecipientError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7555,7 +7862,10 @@ Arguments:
     pub async fn create_legal_entity<'a>(
         &'a self,
         body: &'a types::LegalEntityCreate,
-    ) -> Result<ResponseValue<types::LegalEntity>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::LegalEntity>,
+        Error<responses::CreateLegalEntityError>,
+    > {
         let url = format!("{}/legal_entities", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -7583,9 +7893,41 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateLegalEntityError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateLegalEntityError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateLegalEntityError,
+                        >(
+                                response,
+                                responses::CreateLegalEntityError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7689,7 +8031,10 @@ Arguments:
         &'a self,
         id: i64,
         body: &'a types::LegalEntityUpdate,
-    ) -> Result<ResponseValue<types::LegalEntity>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::LegalEntity>,
+        Error<responses::UpdateLegalEntityError>,
+    > {
         let url = format!(
             "{}/legal_entities/{}", self.baseurl, encode_path(& id.to_string()),
         );
@@ -7719,10 +8064,51 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateLegalEntityError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateLegalEntityError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateLegalEntityError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateLegalEntityError,
+                        >(
+                                response,
+                                responses::UpdateLegalEntityError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7740,7 +8126,10 @@ Arguments:
         &'a self,
         legal_entity_id: i64,
         body: &'a types::AdministrationCreate,
-    ) -> Result<ResponseValue<types::Administration>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::Administration>,
+        Error<responses::CreateAdministrationError>,
+    > {
         let url = format!(
             "{}/legal_entities/{}/administrations", self.baseurl, encode_path(&
             legal_entity_id.to_string()),
@@ -7771,10 +8160,51 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateAdministrationError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateAdministrationError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateAdministrationError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateAdministrationError,
+                        >(
+                                response,
+                                responses::CreateAdministrationError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7937,7 +8367,10 @@ Arguments:
         &'a self,
         legal_entity_id: i64,
         body: &'a types::PeppolIdentifierCreate,
-    ) -> Result<ResponseValue<types::PeppolIdentifier>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PeppolIdentifier>,
+        Error<responses::CreatePeppolIdentifierError>,
+    > {
         let url = format!(
             "{}/legal_entities/{}/peppol_identifiers", self.baseurl, encode_path(&
             legal_entity_id.to_string()),
@@ -7968,10 +8401,51 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreatePeppolIdentifierError::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreatePeppolIdentifierError::Forbidden,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreatePeppolIdentifierError::NotFound,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreatePeppolIdentifierError,
+                        >(
+                                response,
+                                responses::CreatePeppolIdentifierError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8187,7 +8661,7 @@ Sends a `GET` request to `/webhook_instances/`
 */
     pub async fn get_webhook_instances<'a>(
         &'a self,
-    ) -> Result<ResponseValue<ByteStream>, Error<()>> {
+    ) -> Result<ResponseValue<responses::GetWebhookInstancesResponse>, Error<()>> {
         let url = format!("{}/webhook_instances/", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8205,8 +8679,21 @@ Sends a `GET` request to `/webhook_instances/`
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            204u16 => Ok(ResponseValue::stream(response)),
+            200u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::GetWebhookInstancesResponse::Ok,
+                    )
+                    .await
+            }
+            204u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::GetWebhookInstancesResponse::NoContent,
+                    ),
+                )
+            }
             401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
@@ -8383,6 +8870,106 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `discovery_receives`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum DiscoveryReceivesError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `422`: Unprocessable Entity
+        UnprocessableEntity(types::DiscoveryReceives422Body),
+    }
+    /// `create_document_submission`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateDocumentSubmissionError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `422`: Unprocessable Entity
+        UnprocessableEntity(types::CreateDocumentSubmission422Body),
+    }
+    /// `create_invoice_submission`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateInvoiceSubmissionError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `422`: Unprocessable Entity
+        UnprocessableEntity(types::CreateInvoiceSubmission422Body),
+    }
+    /// `preflight_invoice_recipient`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum PreflightInvoiceRecipientError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `422`: Unprocessable Entity
+        UnprocessableEntity(types::PreflightInvoiceRecipient422Body),
+    }
+    /// `create_legal_entity`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateLegalEntityError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `422`: Unprocessable Entity
+        UnprocessableEntity(types::CreateLegalEntity422Body),
+    }
+    /// `update_legal_entity`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateLegalEntityError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `422`: Unprocessable Entity
+        UnprocessableEntity(types::UpdateLegalEntity422Body),
+    }
+    /// `create_administration`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateAdministrationError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `422`: Unprocessable Entity
+        UnprocessableEntity(types::CreateAdministration422Body),
+    }
+    /// `create_peppol_identifier`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreatePeppolIdentifierError {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `403`: Forbidden
+        Forbidden,
+        /// `404`: Not Found
+        NotFound,
+        /// `422`: Unprocessable Entity
+        UnprocessableEntity(types::CreatePeppolIdentifier422Body),
+    }
+    /// `get_webhook_instances`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetWebhookInstancesResponse {
+        /// `200`: Success
+        Ok(types::WebhookInstance),
+        /// `204`: Success
+        NoContent,
     }
 }
 impl Client {

@@ -343,7 +343,7 @@ Arguments:
         &'a self,
         language: &'a str,
         body: &'a types::GeneratorInput,
-    ) -> Result<ResponseValue<ByteStream>, Error<()>> {
+    ) -> Result<ResponseValue<responses::GenerateClientResponse>, Error<()>> {
         let url = format!(
             "{}/api/gen/clients/{}", self.baseurl, encode_path(& language.to_string()),
         );
@@ -363,8 +363,21 @@ Arguments:
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            201u16 => Ok(ResponseValue::stream(response)),
+            200u16 => {
+                ::api_client_runtime::responses::bytes(
+                        response,
+                        responses::GenerateClientResponse::Ok,
+                    )
+                    .await
+            }
+            201u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::GenerateClientResponse::Created,
+                    ),
+                )
+            }
             401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
@@ -506,7 +519,7 @@ Arguments:
         &'a self,
         framework: &'a str,
         body: &'a types::GeneratorInput,
-    ) -> Result<ResponseValue<ByteStream>, Error<()>> {
+    ) -> Result<ResponseValue<responses::GenerateServerForLanguageResponse>, Error<()>> {
         let url = format!(
             "{}/api/gen/servers/{}", self.baseurl, encode_path(& framework.to_string()),
         );
@@ -526,8 +539,21 @@ Arguments:
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            201u16 => Ok(ResponseValue::stream(response)),
+            200u16 => {
+                ::api_client_runtime::responses::bytes(
+                        response,
+                        responses::GenerateServerForLanguageResponse::Ok,
+                    )
+                    .await
+            }
+            201u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::GenerateServerForLanguageResponse::Created,
+                    ),
+                )
+            }
             401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
             403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
             404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
@@ -630,6 +656,28 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `generateClient`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GenerateClientResponse {
+        /// `200`: successful operation
+        Ok(::std::vec::Vec<u8>),
+        /// `201`: Created
+        Created,
+    }
+    /// `generateServerForLanguage`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GenerateServerForLanguageResponse {
+        /// `200`: successful operation
+        Ok(::std::vec::Vec<u8>),
+        /// `201`: Created
+        Created,
     }
 }
 impl Client {

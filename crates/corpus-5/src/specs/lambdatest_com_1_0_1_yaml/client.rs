@@ -427,7 +427,10 @@ Arguments:
     pub async fn start_screenshot_test<'a>(
         &'a self,
         body: &'a types::ScreenshotPayload,
-    ) -> Result<ResponseValue<types::StartScreenshotSuccess>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::StartScreenshotSuccess>,
+        Error<responses::StartScreenshotTestError>,
+    > {
         let url = format!("{}/", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -455,9 +458,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::StartScreenshotTestError,
+                        >(response, responses::StartScreenshotTestError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::StartScreenshotTestError,
+                        >(response, responses::StartScreenshotTestError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::StartScreenshotTestError,
+                        >(response, responses::StartScreenshotTestError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -649,7 +685,10 @@ Arguments:
     pub async fn stop_screenshots_test<'a>(
         &'a self,
         test_id: &'a str,
-    ) -> Result<ResponseValue<types::StopScreenshotSuccess>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::StopScreenshotSuccess>,
+        Error<responses::StopScreenshotsTestError>,
+    > {
         let url = format!(
             "{}/stop/{}", self.baseurl, encode_path(& test_id.to_string()),
         );
@@ -678,9 +717,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::StopScreenshotsTestError,
+                        >(response, responses::StopScreenshotsTestError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::StopScreenshotsTestError,
+                        >(response, responses::StopScreenshotsTestError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::StopScreenshotsTestError,
+                        >(response, responses::StopScreenshotsTestError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -696,7 +768,10 @@ Arguments:
     pub async fn screenshots<'a>(
         &'a self,
         test_id: &'a str,
-    ) -> Result<ResponseValue<types::ScreenshotDetails>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ScreenshotDetails>,
+        Error<responses::ScreenshotsError>,
+    > {
         let url = format!("{}/{}", self.baseurl, encode_path(& test_id.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -723,9 +798,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ScreenshotsError,
+                        >(response, responses::ScreenshotsError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ScreenshotsError,
+                        >(response, responses::ScreenshotsError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ScreenshotsError,
+                        >(response, responses::ScreenshotsError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -741,7 +849,10 @@ Arguments:
     pub async fn zipped_screenshots<'a>(
         &'a self,
         test_id: &'a str,
-    ) -> Result<ResponseValue<types::ZippedScreenshotsSuccess>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ZippedScreenshotsSuccess>,
+        Error<responses::ZippedScreenshotsError>,
+    > {
         let url = format!(
             "{}/{}/zip", self.baseurl, encode_path(& test_id.to_string()),
         );
@@ -770,9 +881,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ZippedScreenshotsError,
+                        >(response, responses::ZippedScreenshotsError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ZippedScreenshotsError,
+                        >(response, responses::ZippedScreenshotsError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ZippedScreenshotsError,
+                        >(response, responses::ZippedScreenshotsError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -913,6 +1057,52 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `Start_Screenshot_Test`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum StartScreenshotTestError {
+        /// `400`: Bad Request
+        BadRequest(types::StartScreenshotBadRequest),
+        /// `401`: Access denied. Auth error.
+        Unauthorized(types::AccessDenied),
+        /// `403`: Access denied. Auth error.
+        Forbidden(types::Forbidden),
+    }
+    /// `stop_screenshots_test`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum StopScreenshotsTestError {
+        /// `401`: Access denied. Auth error.
+        Unauthorized(types::AccessDenied),
+        /// `403`: Access denied. Auth error.
+        Forbidden(types::Forbidden),
+        /// `404`: Resource not found
+        NotFound(types::StopScreenshotNotFound),
+    }
+    /// `screenshots`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ScreenshotsError {
+        /// `401`: Access denied. Auth error.
+        Unauthorized(types::AccessDenied),
+        /// `403`: Access denied. Auth error.
+        Forbidden(types::Forbidden),
+        /// `404`: Resource not found
+        NotFound(types::ScreenshotNotFound),
+    }
+    /// `ZippedScreenshots`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ZippedScreenshotsError {
+        /// `401`: Access denied. Auth error.
+        Unauthorized(types::AccessDenied),
+        /// `403`: Access denied. Auth error.
+        Forbidden(types::Forbidden),
+        /// `404`: Resource not found
+        NotFound(types::ScreenshotNotFound),
     }
 }
 impl Client {

@@ -13,6 +13,76 @@ pub mod types {
     pub struct AbortBulkActionResponse {
         pub id: ::std::string::String,
     }
+    ///`AddRunTagsV1400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct AddRunTagsV1400Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
+    }
+    ///`AddRunTagsV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct AddRunTagsV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<AddRunTagsV1401BodyError>,
+    }
+    ///`AddRunTagsV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum AddRunTagsV1401BodyError {
+        #[serde(rename = "Invalid or Missing API Key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for AddRunTagsV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API Key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for AddRunTagsV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API Key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for AddRunTagsV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for AddRunTagsV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`AddRunTagsV1422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct AddRunTagsV1422Body {
+        ///Runs can only have 10 tags.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
+    }
     ///`AddRunTagsV1Body`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct AddRunTagsV1Body {
@@ -982,6 +1052,181 @@ We recommend prefixing tags with a namespace using an underscore or colon, like 
                 })
         }
     }
+    ///`CancelRunV1400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CancelRunV1400Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<CancelRunV1400BodyError>,
+    }
+    ///`CancelRunV1400BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum CancelRunV1400BodyError {
+        #[serde(rename = "Invalid or missing run ID")]
+        InvalidOrMissingRunId,
+        #[serde(rename = "Failed to create new run")]
+        FailedToCreateNewRun,
+    }
+    impl ::std::fmt::Display for CancelRunV1400BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingRunId => f.write_str("Invalid or missing run ID"),
+                Self::FailedToCreateNewRun => f.write_str("Failed to create new run"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for CancelRunV1400BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or missing run ID" => Ok(Self::InvalidOrMissingRunId),
+                "Failed to create new run" => Ok(Self::FailedToCreateNewRun),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CancelRunV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CancelRunV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`CancelRunV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CancelRunV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<CancelRunV1401BodyError>,
+    }
+    ///`CancelRunV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum CancelRunV1401BodyError {
+        #[serde(rename = "Invalid or Missing API key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for CancelRunV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for CancelRunV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CancelRunV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CancelRunV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`CancelRunV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CancelRunV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<CancelRunV1404BodyError>,
+    }
+    ///`CancelRunV1404BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum CancelRunV1404BodyError {
+        #[serde(rename = "Run not found")]
+        RunNotFound,
+    }
+    impl ::std::fmt::Display for CancelRunV1404BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunNotFound => f.write_str("Run not found"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for CancelRunV1404BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Run not found" => Ok(Self::RunNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for CancelRunV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for CancelRunV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`CancelRunV1Response`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct CancelRunV1Response {
@@ -1515,6 +1760,18 @@ We recommend prefixing tags with a namespace using an underscore or colon, like 
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct CreateBulkActionResponse {
         pub id: ::std::string::String,
+    }
+    ///`CreateProjectEnvvarV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CreateProjectEnvvarV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
+    }
+    ///`CreateProjectEnvvarV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CreateProjectEnvvarV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
     }
     ///`CreateProjectEnvvarV1Env`
     #[derive(
@@ -2768,6 +3025,20 @@ We recommend prefixing tags with a namespace using an underscore or colon, like 
             value.parse()
         }
     }
+    ///`ExecuteQueryV1400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct ExecuteQueryV1400Body {
+        ///Error message describing the query error
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
+    }
+    ///`ExecuteQueryV1429Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct ExecuteQueryV1429Body {
+        ///Error message describing why the query was turned away
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
+    }
     ///`GetBatchResultsV1Response`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct GetBatchResultsV1Response {
@@ -3211,6 +3482,120 @@ We recommend prefixing tags with a namespace using an underscore or colon, like 
         #[serde(rename = "type", skip_serializing_if = "::std::option::Option::is_none")]
         pub type_: ::std::option::Option<::std::string::String>,
     }
+    ///`GetRunEventsV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct GetRunEventsV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<GetRunEventsV1401BodyError>,
+    }
+    ///`GetRunEventsV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetRunEventsV1401BodyError {
+        #[serde(rename = "Invalid or Missing API key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for GetRunEventsV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetRunEventsV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetRunEventsV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for GetRunEventsV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`GetRunEventsV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct GetRunEventsV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<GetRunEventsV1404BodyError>,
+    }
+    ///`GetRunEventsV1404BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetRunEventsV1404BodyError {
+        #[serde(rename = "Run not found")]
+        RunNotFound,
+    }
+    impl ::std::fmt::Display for GetRunEventsV1404BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunNotFound => f.write_str("Run not found"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetRunEventsV1404BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Run not found" => Ok(Self::RunNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetRunEventsV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for GetRunEventsV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`GetRunEventsV1Response`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct GetRunEventsV1Response {
@@ -3534,6 +3919,124 @@ We recommend prefixing tags with a namespace using an underscore or colon, like 
             value.parse()
         }
     }
+    ///`GetRunResultV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct GetRunResultV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<GetRunResultV1401BodyError>,
+    }
+    ///`GetRunResultV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetRunResultV1401BodyError {
+        #[serde(rename = "Invalid or Missing API Key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for GetRunResultV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API Key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetRunResultV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API Key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetRunResultV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for GetRunResultV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`GetRunResultV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct GetRunResultV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<GetRunResultV1404BodyError>,
+    }
+    ///`GetRunResultV1404BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetRunResultV1404BodyError {
+        #[serde(rename = "Run either doesn't exist or is not finished")]
+        RunEitherDoesntExistOrIsNotFinished,
+    }
+    impl ::std::fmt::Display for GetRunResultV1404BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunEitherDoesntExistOrIsNotFinished => {
+                    f.write_str("Run either doesn't exist or is not finished")
+                }
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetRunResultV1404BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Run either doesn't exist or is not finished" => {
+                    Ok(Self::RunEitherDoesntExistOrIsNotFinished)
+                }
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetRunResultV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for GetRunResultV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`GetRunResultV1Response`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct GetRunResultV1Response {
@@ -3571,6 +4074,124 @@ We recommend prefixing tags with a namespace using an underscore or colon, like 
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         pub duration_ms: ::std::option::Option<f64>,
+    }
+    ///`GetRunTraceV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct GetRunTraceV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<GetRunTraceV1401BodyError>,
+    }
+    ///`GetRunTraceV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetRunTraceV1401BodyError {
+        #[serde(rename = "Invalid or Missing API key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for GetRunTraceV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetRunTraceV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetRunTraceV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for GetRunTraceV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`GetRunTraceV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct GetRunTraceV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<GetRunTraceV1404BodyError>,
+    }
+    ///`GetRunTraceV1404BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum GetRunTraceV1404BodyError {
+        #[serde(rename = "Run not found")]
+        RunNotFound,
+        #[serde(rename = "Trace not found")]
+        TraceNotFound,
+    }
+    impl ::std::fmt::Display for GetRunTraceV1404BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunNotFound => f.write_str("Run not found"),
+                Self::TraceNotFound => f.write_str("Trace not found"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for GetRunTraceV1404BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Run not found" => Ok(Self::RunNotFound),
+                "Trace not found" => Ok(Self::TraceNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for GetRunTraceV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for GetRunTraceV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
     }
     ///`GetRunTraceV1Response`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -4898,6 +5519,12 @@ environment's maximum concurrency limit: a higher value is rejected with a
             PauseQueueV1BodyType::Id
         }
     }
+    ///`PromoteDeploymentV1400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct PromoteDeploymentV1400Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
+    }
     ///`PromoteDeploymentV1Response`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct PromoteDeploymentV1Response {
@@ -5315,6 +5942,181 @@ environment's maximum concurrency limit: a higher value is rejected with a
                 })
         }
     }
+    ///`ReplayRunV1400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct ReplayRunV1400Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<ReplayRunV1400BodyError>,
+    }
+    ///`ReplayRunV1400BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ReplayRunV1400BodyError {
+        #[serde(rename = "Invalid or missing run ID")]
+        InvalidOrMissingRunId,
+        #[serde(rename = "Failed to create new run")]
+        FailedToCreateNewRun,
+    }
+    impl ::std::fmt::Display for ReplayRunV1400BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingRunId => f.write_str("Invalid or missing run ID"),
+                Self::FailedToCreateNewRun => f.write_str("Failed to create new run"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ReplayRunV1400BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or missing run ID" => Ok(Self::InvalidOrMissingRunId),
+                "Failed to create new run" => Ok(Self::FailedToCreateNewRun),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ReplayRunV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ReplayRunV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ReplayRunV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct ReplayRunV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<ReplayRunV1401BodyError>,
+    }
+    ///`ReplayRunV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ReplayRunV1401BodyError {
+        #[serde(rename = "Invalid or Missing API key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for ReplayRunV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ReplayRunV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ReplayRunV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ReplayRunV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`ReplayRunV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct ReplayRunV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<ReplayRunV1404BodyError>,
+    }
+    ///`ReplayRunV1404BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum ReplayRunV1404BodyError {
+        #[serde(rename = "Run not found")]
+        RunNotFound,
+    }
+    impl ::std::fmt::Display for ReplayRunV1404BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunNotFound => f.write_str("Run not found"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for ReplayRunV1404BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Run not found" => Ok(Self::RunNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for ReplayRunV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for ReplayRunV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`ReplayRunV1Response`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct ReplayRunV1Response {
@@ -5347,6 +6149,181 @@ environment's maximum concurrency limit: a higher value is rejected with a
     for RescheduleRunRequestBodyDelay {
         fn from(value: ::chrono::DateTime<::chrono::offset::Utc>) -> Self {
             Self::DateTime(value)
+        }
+    }
+    ///`RescheduleRunV1400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RescheduleRunV1400Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<RescheduleRunV1400BodyError>,
+    }
+    ///`RescheduleRunV1400BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RescheduleRunV1400BodyError {
+        #[serde(rename = "Invalid or missing run ID")]
+        InvalidOrMissingRunId,
+        #[serde(rename = "Failed to create new run")]
+        FailedToCreateNewRun,
+    }
+    impl ::std::fmt::Display for RescheduleRunV1400BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingRunId => f.write_str("Invalid or missing run ID"),
+                Self::FailedToCreateNewRun => f.write_str("Failed to create new run"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RescheduleRunV1400BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or missing run ID" => Ok(Self::InvalidOrMissingRunId),
+                "Failed to create new run" => Ok(Self::FailedToCreateNewRun),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RescheduleRunV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RescheduleRunV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RescheduleRunV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RescheduleRunV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<RescheduleRunV1401BodyError>,
+    }
+    ///`RescheduleRunV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RescheduleRunV1401BodyError {
+        #[serde(rename = "Invalid or Missing API key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for RescheduleRunV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RescheduleRunV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RescheduleRunV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RescheduleRunV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RescheduleRunV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RescheduleRunV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<RescheduleRunV1404BodyError>,
+    }
+    ///`RescheduleRunV1404BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RescheduleRunV1404BodyError {
+        #[serde(rename = "Run not found")]
+        RunNotFound,
+    }
+    impl ::std::fmt::Display for RescheduleRunV1404BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunNotFound => f.write_str("Run not found"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RescheduleRunV1404BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Run not found" => Ok(Self::RunNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RescheduleRunV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RescheduleRunV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
         }
     }
     ///`ResetQueueConcurrencyV1Body`
@@ -6123,6 +7100,177 @@ environment's maximum concurrency limit: a higher value is rejected with a
     }
     impl ::std::convert::TryFrom<::std::string::String>
     for RetrieveRunResponseTriggerFunction {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RetrieveRunV1400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RetrieveRunV1400Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<RetrieveRunV1400BodyError>,
+    }
+    ///`RetrieveRunV1400BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RetrieveRunV1400BodyError {
+        #[serde(rename = "Invalid or missing run ID")]
+        InvalidOrMissingRunId,
+    }
+    impl ::std::fmt::Display for RetrieveRunV1400BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingRunId => f.write_str("Invalid or missing run ID"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RetrieveRunV1400BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or missing run ID" => Ok(Self::InvalidOrMissingRunId),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RetrieveRunV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RetrieveRunV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RetrieveRunV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RetrieveRunV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<RetrieveRunV1401BodyError>,
+    }
+    ///`RetrieveRunV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RetrieveRunV1401BodyError {
+        #[serde(rename = "Invalid or Missing API key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for RetrieveRunV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RetrieveRunV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RetrieveRunV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RetrieveRunV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`RetrieveRunV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct RetrieveRunV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<RetrieveRunV1404BodyError>,
+    }
+    ///`RetrieveRunV1404BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum RetrieveRunV1404BodyError {
+        #[serde(rename = "Run not found")]
+        RunNotFound,
+    }
+    impl ::std::fmt::Display for RetrieveRunV1404BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::RunNotFound => f.write_str("Run not found"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for RetrieveRunV1404BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Run not found" => Ok(Self::RunNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for RetrieveRunV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for RetrieveRunV1404BodyError {
         type Error = self::error::ConversionError;
         fn try_from(
             value: ::std::string::String,
@@ -7018,6 +8166,184 @@ We recommend prefixing tags with a namespace using an underscore or colon, like 
             value.parse()
         }
     }
+    ///`UpdateRunMetadataV1400Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct UpdateRunMetadataV1400Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<UpdateRunMetadataV1400BodyError>,
+    }
+    ///`UpdateRunMetadataV1400BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum UpdateRunMetadataV1400BodyError {
+        #[serde(rename = "Invalid or missing run ID")]
+        InvalidOrMissingRunId,
+        #[serde(rename = "Invalid metadata")]
+        InvalidMetadata,
+    }
+    impl ::std::fmt::Display for UpdateRunMetadataV1400BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingRunId => f.write_str("Invalid or missing run ID"),
+                Self::InvalidMetadata => f.write_str("Invalid metadata"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for UpdateRunMetadataV1400BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or missing run ID" => Ok(Self::InvalidOrMissingRunId),
+                "Invalid metadata" => Ok(Self::InvalidMetadata),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for UpdateRunMetadataV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for UpdateRunMetadataV1400BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`UpdateRunMetadataV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct UpdateRunMetadataV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<UpdateRunMetadataV1401BodyError>,
+    }
+    ///`UpdateRunMetadataV1401BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum UpdateRunMetadataV1401BodyError {
+        #[serde(rename = "Invalid or Missing API key")]
+        InvalidOrMissingApiKey,
+    }
+    impl ::std::fmt::Display for UpdateRunMetadataV1401BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::InvalidOrMissingApiKey => f.write_str("Invalid or Missing API key"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for UpdateRunMetadataV1401BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Invalid or Missing API key" => Ok(Self::InvalidOrMissingApiKey),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for UpdateRunMetadataV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for UpdateRunMetadataV1401BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    ///`UpdateRunMetadataV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct UpdateRunMetadataV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<UpdateRunMetadataV1404BodyError>,
+    }
+    ///`UpdateRunMetadataV1404BodyError`
+    #[derive(
+        ::serde::Deserialize,
+        ::serde::Serialize,
+        Clone,
+        Copy,
+        Debug,
+        Eq,
+        Hash,
+        Ord,
+        PartialEq,
+        PartialOrd
+    )]
+    pub enum UpdateRunMetadataV1404BodyError {
+        #[serde(rename = "Task Run not found")]
+        TaskRunNotFound,
+    }
+    impl ::std::fmt::Display for UpdateRunMetadataV1404BodyError {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            match *self {
+                Self::TaskRunNotFound => f.write_str("Task Run not found"),
+            }
+        }
+    }
+    impl ::std::str::FromStr for UpdateRunMetadataV1404BodyError {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            match value {
+                "Task Run not found" => Ok(Self::TaskRunNotFound),
+                _ => Err("invalid value".into()),
+            }
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for UpdateRunMetadataV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String>
+    for UpdateRunMetadataV1404BodyError {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
     ///`UpdateRunMetadataV1Body`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct UpdateRunMetadataV1Body {
@@ -7178,6 +8504,18 @@ We recommend prefixing tags with a namespace using an underscore or colon, like 
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
                 })
         }
+    }
+    ///`UploadProjectEnvvarsV1401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct UploadProjectEnvvarsV1401Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
+    }
+    ///`UploadProjectEnvvarsV1404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct UploadProjectEnvvarsV1404Body {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub error: ::std::option::Option<::std::string::String>,
     }
     ///`UploadProjectEnvvarsV1Body`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -7879,7 +9217,10 @@ Arguments:
     pub async fn replay_run_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::ReplayRunV1Response>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ReplayRunV1Response>,
+        Error<responses::ReplayRunV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/runs/{}/replay", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -7908,9 +9249,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ReplayRunV1Error,
+                        >(response, responses::ReplayRunV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ReplayRunV1Error,
+                        >(response, responses::ReplayRunV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ReplayRunV1Error,
+                        >(response, responses::ReplayRunV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7929,7 +9303,10 @@ Arguments:
         &'a self,
         run_id: &'a str,
         body: &'a types::AddRunTagsV1Body,
-    ) -> Result<ResponseValue<types::AddRunTagsV1Response>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::AddRunTagsV1Response>,
+        Error<responses::AddRunTagsV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/runs/{}/tags", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -7959,9 +9336,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddRunTagsV1Error,
+                        >(response, responses::AddRunTagsV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddRunTagsV1Error,
+                        >(response, responses::AddRunTagsV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AddRunTagsV1Error,
+                        >(response, responses::AddRunTagsV1Error::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -7978,7 +9388,10 @@ Arguments:
     pub async fn get_run_trace_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::GetRunTraceV1Response>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetRunTraceV1Response>,
+        Error<responses::GetRunTraceV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/runs/{}/trace", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8007,8 +9420,30 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRunTraceV1Error,
+                        >(response, responses::GetRunTraceV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRunTraceV1Error,
+                        >(response, responses::GetRunTraceV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8025,7 +9460,10 @@ Arguments:
     pub async fn get_run_events_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::GetRunEventsV1Response>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetRunEventsV1Response>,
+        Error<responses::GetRunEventsV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/runs/{}/events", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8054,8 +9492,30 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRunEventsV1Error,
+                        >(response, responses::GetRunEventsV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRunEventsV1Error,
+                        >(response, responses::GetRunEventsV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8074,7 +9534,10 @@ Arguments:
         &'a self,
         run_id: &'a str,
         body: &'a types::UpdateRunMetadataV1Body,
-    ) -> Result<ResponseValue<types::UpdateRunMetadataV1Response>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::UpdateRunMetadataV1Response>,
+        Error<responses::UpdateRunMetadataV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/runs/{}/metadata", self.baseurl, encode_path(& run_id
             .to_string()),
@@ -8105,9 +9568,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateRunMetadataV1Error,
+                        >(response, responses::UpdateRunMetadataV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateRunMetadataV1Error,
+                        >(response, responses::UpdateRunMetadataV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateRunMetadataV1Error,
+                        >(response, responses::UpdateRunMetadataV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8124,7 +9620,10 @@ Arguments:
     pub async fn cancel_run_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::CancelRunV1Response>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CancelRunV1Response>,
+        Error<responses::CancelRunV1Error>,
+    > {
         let url = format!(
             "{}/api/v2/runs/{}/cancel", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8153,9 +9652,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CancelRunV1Error,
+                        >(response, responses::CancelRunV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CancelRunV1Error,
+                        >(response, responses::CancelRunV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CancelRunV1Error,
+                        >(response, responses::CancelRunV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8318,7 +9850,10 @@ Arguments:
     pub async fn promote_deployment_v1<'a>(
         &'a self,
         version: &'a str,
-    ) -> Result<ResponseValue<types::PromoteDeploymentV1Response>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PromoteDeploymentV1Response>,
+        Error<responses::PromoteDeploymentV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/deployments/{}/promote", self.baseurl, encode_path(& version
             .to_string()),
@@ -8348,9 +9883,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PromoteDeploymentV1Error,
+                        >(response, responses::PromoteDeploymentV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::PromoteDeploymentV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::PromoteDeploymentV1Error::NotFound,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8364,7 +9928,10 @@ Sends a `POST` request to `/api/v1/query`
     pub async fn execute_query_v1<'a>(
         &'a self,
         body: &'a types::ExecuteQueryRequestBody,
-    ) -> Result<ResponseValue<types::ExecuteQueryResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ExecuteQueryResponse>,
+        Error<responses::ExecuteQueryV1Error>,
+    > {
         let url = format!("{}/api/v1/query", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8392,10 +9959,50 @@ Sends a `POST` request to `/api/v1/query`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ExecuteQueryV1Error,
+                        >(response, responses::ExecuteQueryV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ExecuteQueryV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            429u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ExecuteQueryV1Error,
+                        >(response, responses::ExecuteQueryV1Error::TooManyRequests)
+                            .await?,
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ExecuteQueryV1Error::InternalServerError,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8494,7 +10101,10 @@ Arguments:
         &'a self,
         run_id: &'a str,
         body: &'a types::RescheduleRunRequestBody,
-    ) -> Result<ResponseValue<types::RetrieveRunResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::RetrieveRunResponse>,
+        Error<responses::RescheduleRunV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/runs/{}/reschedule", self.baseurl, encode_path(& run_id
             .to_string()),
@@ -8525,9 +10135,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RescheduleRunV1Error,
+                        >(response, responses::RescheduleRunV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RescheduleRunV1Error,
+                        >(response, responses::RescheduleRunV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RescheduleRunV1Error,
+                        >(response, responses::RescheduleRunV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8544,7 +10187,10 @@ Arguments:
     pub async fn get_run_result_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::GetRunResultV1Response>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetRunResultV1Response>,
+        Error<responses::GetRunResultV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/runs/{}/result", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8573,8 +10219,30 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRunResultV1Error,
+                        >(response, responses::GetRunResultV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRunResultV1Error,
+                        >(response, responses::GetRunResultV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8592,7 +10260,10 @@ Arguments:
     pub async fn retrieve_run_v1<'a>(
         &'a self,
         run_id: &'a str,
-    ) -> Result<ResponseValue<types::RetrieveRunResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::RetrieveRunResponse>,
+        Error<responses::RetrieveRunV1Error>,
+    > {
         let url = format!(
             "{}/api/v3/runs/{}", self.baseurl, encode_path(& run_id.to_string()),
         );
@@ -8621,9 +10292,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveRunV1Error,
+                        >(response, responses::RetrieveRunV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveRunV1Error,
+                        >(response, responses::RetrieveRunV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveRunV1Error,
+                        >(response, responses::RetrieveRunV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8649,7 +10353,10 @@ For object fields like `page`, you should use the "form" encoding style. For exa
         &'a self,
         filter: Option<&'a types::CommonRunsFilter>,
         page: Option<&'a types::ListRunsV1Page>,
-    ) -> Result<ResponseValue<types::ListRunsResult>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListRunsResult>,
+        Error<responses::ListRunsV1Error>,
+    > {
         let url = format!("{}/api/v1/runs", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8680,8 +10387,28 @@ For object fields like `page`, you should use the "form" encoding style. For exa
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListRunsV1Error,
+                        >(response, responses::ListRunsV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListRunsV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8698,7 +10425,10 @@ Arguments:
     pub async fn list_bulk_actions_v1<'a>(
         &'a self,
         page: Option<&'a types::ListBulkActionsV1Page>,
-    ) -> Result<ResponseValue<types::ListBulkActionsResult>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListBulkActionsResult>,
+        Error<responses::ListBulkActionsV1Error>,
+    > {
         let url = format!("{}/api/v1/bulk-actions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8726,8 +10456,28 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListBulkActionsV1Error,
+                        >(response, responses::ListBulkActionsV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListBulkActionsV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8741,7 +10491,10 @@ Sends a `POST` request to `/api/v1/bulk-actions`
     pub async fn create_bulk_action_v1<'a>(
         &'a self,
         body: &'a types::CreateBulkActionRequestBody,
-    ) -> Result<ResponseValue<types::CreateBulkActionResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CreateBulkActionResponse>,
+        Error<responses::CreateBulkActionV1Error>,
+    > {
         let url = format!("{}/api/v1/bulk-actions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -8769,10 +10522,55 @@ Sends a `POST` request to `/api/v1/bulk-actions`
         let response = result?;
         match response.status().as_u16() {
             202u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateBulkActionV1Error,
+                        >(response, responses::CreateBulkActionV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateBulkActionV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateBulkActionV1Error,
+                        >(
+                                response,
+                                responses::CreateBulkActionV1Error::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            429u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateBulkActionV1Error,
+                        >(response, responses::CreateBulkActionV1Error::TooManyRequests)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8835,7 +10633,10 @@ Arguments:
     pub async fn abort_bulk_action_v1<'a>(
         &'a self,
         bulk_action_id: &'a str,
-    ) -> Result<ResponseValue<types::AbortBulkActionResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::AbortBulkActionResponse>,
+        Error<responses::AbortBulkActionV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/bulk-actions/{}/abort", self.baseurl, encode_path(& bulk_action_id
             .to_string()),
@@ -8865,9 +10666,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::AbortBulkActionV1Error,
+                        >(response, responses::AbortBulkActionV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AbortBulkActionV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::AbortBulkActionV1Error::NotFound,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -8895,7 +10725,10 @@ For object fields like `page`, you should use the "form" encoding style. For exa
         project_ref: &'a str,
         filter: Option<&'a types::ListProjectRunsV1Filter>,
         page: Option<&'a types::ListProjectRunsV1Page>,
-    ) -> Result<ResponseValue<types::ListRunsResult>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListRunsResult>,
+        Error<responses::ListProjectRunsV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/projects/{}/runs", self.baseurl, encode_path(& project_ref
             .to_string()),
@@ -8929,8 +10762,28 @@ For object fields like `page`, you should use the "form" encoding style. For exa
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListProjectRunsV1Error,
+                        >(response, responses::ListProjectRunsV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListProjectRunsV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9009,7 +10862,10 @@ Arguments:
         project_ref: &'a str,
         env: types::CreateProjectEnvvarV1Env,
         body: &'a types::EnvVar,
-    ) -> Result<ResponseValue<types::SucceedResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SucceedResponse>,
+        Error<responses::CreateProjectEnvvarV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/projects/{}/envvars/{}", self.baseurl, encode_path(& project_ref
             .to_string()), encode_path(& env.to_string()),
@@ -9040,9 +10896,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateProjectEnvvarV1Error,
+                        >(response, responses::CreateProjectEnvvarV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateProjectEnvvarV1Error,
+                        >(response, responses::CreateProjectEnvvarV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateProjectEnvvarV1Error,
+                        >(response, responses::CreateProjectEnvvarV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9062,7 +10951,10 @@ Arguments:
         project_ref: &'a str,
         env: types::UploadProjectEnvvarsV1Env,
         body: &'a types::UploadProjectEnvvarsV1Body,
-    ) -> Result<ResponseValue<types::SucceedResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SucceedResponse>,
+        Error<responses::UploadProjectEnvvarsV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/projects/{}/envvars/{}/import", self.baseurl, encode_path(&
             project_ref.to_string()), encode_path(& env.to_string()),
@@ -9093,9 +10985,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UploadProjectEnvvarsV1Error,
+                        >(response, responses::UploadProjectEnvvarsV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UploadProjectEnvvarsV1Error,
+                        >(response, responses::UploadProjectEnvvarsV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UploadProjectEnvvarsV1Error,
+                        >(response, responses::UploadProjectEnvvarsV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -9176,7 +11101,10 @@ Arguments:
         env: types::UpdateProjectEnvvarV1Env,
         name: &'a str,
         body: &'a types::EnvVarValue,
-    ) -> Result<ResponseValue<types::SucceedResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SucceedResponse>,
+        Error<responses::UpdateProjectEnvvarV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/projects/{}/envvars/{}/{}", self.baseurl, encode_path(&
             project_ref.to_string()), encode_path(& env.to_string()), encode_path(& name
@@ -9208,9 +11136,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateProjectEnvvarV1Error,
+                        >(response, responses::UpdateProjectEnvvarV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateProjectEnvvarV1Error,
+                        >(response, responses::UpdateProjectEnvvarV1Error::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateProjectEnvvarV1Error,
+                        >(response, responses::UpdateProjectEnvvarV1Error::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10122,7 +12083,10 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
         &'a self,
         filter: Option<&'a types::SessionsFilter>,
         page: Option<&'a types::ListSessionsV1Page>,
-    ) -> Result<ResponseValue<types::ListSessionsResult>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListSessionsResult>,
+        Error<responses::ListSessionsV1Error>,
+    > {
         let url = format!("{}/api/v1/sessions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10153,8 +12117,28 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListSessionsV1Error,
+                        >(response, responses::ListSessionsV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListSessionsV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10172,7 +12156,10 @@ Sends a `POST` request to `/api/v1/sessions`
     pub async fn create_session_v1<'a>(
         &'a self,
         body: &'a types::CreateSessionRequestBody,
-    ) -> Result<ResponseValue<types::CreatedSessionResponseBody>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::CreatedSessionResponseBody>,
+        Error<responses::CreateSessionV1Error>,
+    > {
         let url = format!("{}/api/v1/sessions", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10201,9 +12188,40 @@ Sends a `POST` request to `/api/v1/sessions`
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
             201u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::CreateSessionV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            409u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSessionV1Error,
+                        >(response, responses::CreateSessionV1Error::Conflict)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSessionV1Error,
+                        >(response, responses::CreateSessionV1Error::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10269,7 +12287,10 @@ Arguments:
         &'a self,
         session: &'a str,
         body: &'a types::UpdateSessionRequestBody,
-    ) -> Result<ResponseValue<types::SessionObject>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SessionObject>,
+        Error<responses::UpdateSessionV1Error>,
+    > {
         let url = format!(
             "{}/api/v1/sessions/{}", self.baseurl, encode_path(& session.to_string()),
         );
@@ -10299,9 +12320,38 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateSessionV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::UpdateSessionV1Error::NotFound,
+                        ),
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateSessionV1Error,
+                        >(response, responses::UpdateSessionV1Error::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10380,7 +12430,10 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
         &'a self,
         filter: Option<&'a types::ErrorsFilter>,
         page: Option<&'a types::ListErrorsV1Page>,
-    ) -> Result<ResponseValue<types::ListErrorsResult>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListErrorsResult>,
+        Error<responses::ListErrorsV1Error>,
+    > {
         let url = format!("{}/api/v1/errors", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -10411,8 +12464,28 @@ For object fields like `page`, use the "form" encoding style. For example, to ge
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ListErrorsV1Error,
+                        >(response, responses::ListErrorsV1Error::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::empty(
+                            response,
+                            responses::ListErrorsV1Error::Unauthorized,
+                        ),
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -10843,6 +12916,230 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `replay_run_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ReplayRunV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::ReplayRunV1400Body),
+        /// `401`: Unauthorized request
+        Unauthorized(types::ReplayRunV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::ReplayRunV1404Body),
+    }
+    /// `add_run_tags_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AddRunTagsV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::AddRunTagsV1400Body),
+        /// `401`: Unauthorized request
+        Unauthorized(types::AddRunTagsV1401Body),
+        /// `422`: Too many tags
+        UnprocessableEntity(types::AddRunTagsV1422Body),
+    }
+    /// `get_run_trace_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetRunTraceV1Error {
+        /// `401`: Unauthorized request
+        Unauthorized(types::GetRunTraceV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::GetRunTraceV1404Body),
+    }
+    /// `get_run_events_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetRunEventsV1Error {
+        /// `401`: Unauthorized request
+        Unauthorized(types::GetRunEventsV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::GetRunEventsV1404Body),
+    }
+    /// `update_run_metadata_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateRunMetadataV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::UpdateRunMetadataV1400Body),
+        /// `401`: Unauthorized request
+        Unauthorized(types::UpdateRunMetadataV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::UpdateRunMetadataV1404Body),
+    }
+    /// `cancel_run_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CancelRunV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::CancelRunV1400Body),
+        /// `401`: Unauthorized request
+        Unauthorized(types::CancelRunV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::CancelRunV1404Body),
+    }
+    /// `promote_deployment_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum PromoteDeploymentV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::PromoteDeploymentV1400Body),
+        /// `401`: Unauthorized - API key is missing or invalid
+        Unauthorized,
+        /// `404`: Deployment not found
+        NotFound,
+    }
+    /// `execute_query_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ExecuteQueryV1Error {
+        /// `400`: Invalid query or request parameters
+        BadRequest(types::ExecuteQueryV1400Body),
+        /// `401`: Unauthorized - API key is missing or invalid
+        Unauthorized,
+        /// `429`: Query service is busy or rate limited - retry shortly
+        TooManyRequests(types::ExecuteQueryV1429Body),
+        /// `500`: Internal server error during query execution
+        InternalServerError,
+    }
+    /// `reschedule_run_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RescheduleRunV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::RescheduleRunV1400Body),
+        /// `401`: Unauthorized request
+        Unauthorized(types::RescheduleRunV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::RescheduleRunV1404Body),
+    }
+    /// `get_run_result_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetRunResultV1Error {
+        /// `401`: Unauthorized request
+        Unauthorized(types::GetRunResultV1401Body),
+        /// `404`: Run not found or not yet finished
+        NotFound(types::GetRunResultV1404Body),
+    }
+    /// `retrieve_run_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RetrieveRunV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::RetrieveRunV1400Body),
+        /// `401`: Unauthorized request
+        Unauthorized(types::RetrieveRunV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::RetrieveRunV1404Body),
+    }
+    /// `list_runs_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListRunsV1Error {
+        /// `400`: Invalid query parameters
+        BadRequest(types::ErrorWithDetailsResponse),
+        /// `401`: Unauthorized request
+        Unauthorized,
+    }
+    /// `list_bulk_actions_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListBulkActionsV1Error {
+        /// `400`: Invalid query parameters
+        BadRequest(types::ErrorResponse),
+        /// `401`: Unauthorized request
+        Unauthorized,
+    }
+    /// `create_bulk_action_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateBulkActionV1Error {
+        /// `400`: Invalid request parameters or body
+        BadRequest(types::ErrorResponse),
+        /// `401`: Unauthorized request
+        Unauthorized,
+        /// `422`: Unprocessable entity
+        UnprocessableEntity(types::ErrorResponse),
+        /// `429`: Too many concurrent bulk replays
+        TooManyRequests(types::ErrorResponse),
+    }
+    /// `abort_bulk_action_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum AbortBulkActionV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::ErrorResponse),
+        /// `401`: Unauthorized request
+        Unauthorized,
+        /// `404`: Resource not found
+        NotFound,
+    }
+    /// `list_project_runs_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListProjectRunsV1Error {
+        /// `400`: Invalid request
+        BadRequest(types::ErrorWithDetailsResponse),
+        /// `401`: Unauthorized request
+        Unauthorized,
+    }
+    /// `create_project_envvar_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateProjectEnvvarV1Error {
+        /// `400`: Invalid request parameters or body
+        BadRequest(types::InvalidEnvVarsRequestResponse),
+        /// `401`: Unauthorized request
+        Unauthorized(types::CreateProjectEnvvarV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::CreateProjectEnvvarV1404Body),
+    }
+    /// `upload_project_envvars_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UploadProjectEnvvarsV1Error {
+        /// `400`: Invalid request parameters or body
+        BadRequest(types::InvalidEnvVarsRequestResponse),
+        /// `401`: Unauthorized request
+        Unauthorized(types::UploadProjectEnvvarsV1401Body),
+        /// `404`: Resource not found
+        NotFound(types::UploadProjectEnvvarsV1404Body),
+    }
+    /// `update_project_envvar_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateProjectEnvvarV1Error {
+        /// `400`: Invalid request parameters or body
+        BadRequest(types::InvalidEnvVarsRequestResponse),
+        /// `401`: Unauthorized request
+        Unauthorized(types::ErrorResponse),
+        /// `404`: Resource not found
+        NotFound(types::ErrorResponse),
+    }
+    /// `list_sessions_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListSessionsV1Error {
+        /// `400`: Invalid query parameters
+        BadRequest(types::ErrorWithDetailsResponse),
+        /// `401`: Unauthorized request
+        Unauthorized,
+    }
+    /// `create_session_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateSessionV1Error {
+        /// `401`: Unauthorized
+        Unauthorized,
+        /// `409`: An `externalId` was reused, but its session is already closed or expired. Closed and expired sessions cannot be reopened.
+        Conflict(types::ErrorResponse),
+        /// `422`: Validation failed — for example the request body exceeds 32KB, or `externalId` starts with the reserved `session_` prefix.
+        UnprocessableEntity(types::ErrorWithDetailsResponse),
+    }
+    /// `update_session_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateSessionV1Error {
+        /// `401`: Unauthorized request
+        Unauthorized,
+        /// `404`: Session not found
+        NotFound,
+        /// `422`: Validation failed — for example an attempt to change `externalId` to a different value, or a body exceeding 32KB.
+        UnprocessableEntity(types::ErrorWithDetailsResponse),
+    }
+    /// `list_errors_v1`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ListErrorsV1Error {
+        /// `400`: Invalid query parameters
+        BadRequest(types::ErrorWithDetailsResponse),
+        /// `401`: Unauthorized request
+        Unauthorized,
     }
 }
 impl Client {

@@ -882,7 +882,7 @@ Arguments:
         page: Option<&'a str>,
         search_text: Option<&'a str>,
         size: Option<::std::num::NonZeroU64>,
-    ) -> Result<ResponseValue<types::AuditResp>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::AuditResp>, Error<responses::GetEventsError>> {
         let url = format!("{}/events", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -915,9 +915,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetEventsError,
+                        >(response, responses::GetEventsError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetEventsError,
+                        >(response, responses::GetEventsError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetEventsError,
+                        >(response, responses::GetEventsError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -931,7 +964,10 @@ Sends a `OPTIONS` request to `/events`
 */
     pub async fn get_events_options<'a>(
         &'a self,
-    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<responses::GetEventsOptionsResponse>,
+        Error<responses::GetEventsOptionsError>,
+    > {
         let url = format!("{}/events", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -953,10 +989,45 @@ Sends a `OPTIONS` request to `/events`
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            204u16 => Ok(ResponseValue::stream(response)),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            200u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::GetEventsOptionsResponse::Ok,
+                    )
+                    .await
+            }
+            204u16 => {
+                Ok(
+                    ::api_client_runtime::responses::empty(
+                        response,
+                        responses::GetEventsOptionsResponse::NoContent,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetEventsOptionsError,
+                        >(response, responses::GetEventsOptionsError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetEventsOptionsError,
+                        >(response, responses::GetEventsOptionsError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -973,7 +1044,7 @@ Arguments:
     pub async fn get_event<'a>(
         &'a self,
         id: &'a str,
-    ) -> Result<ResponseValue<types::AuditEvent>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::AuditEvent>, Error<responses::GetEventError>> {
         let url = format!("{}/events/{}", self.baseurl, encode_path(& id.to_string()),);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -1000,8 +1071,30 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetEventError,
+                        >(response, responses::GetEventError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetEventError,
+                        >(response, responses::GetEventError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1137,6 +1230,46 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `getEvents`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetEventsError {
+        /// `401`: Unauthorized
+        Unauthorized(types::ErrorUnauthorized),
+        /// `403`: Forbidden
+        Forbidden(types::ErrorForbidden),
+        /// `404`: Not Found
+        NotFound(types::ErrorNotFound),
+    }
+    /// `getEventsOptions`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetEventsOptionsResponse {
+        /// `200`: OK
+        Ok(types::AuditEventTypesResp),
+        /// `204`: No Content
+        NoContent,
+    }
+    /// `getEventsOptions`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetEventsOptionsError {
+        /// `401`: Unauthorized
+        Unauthorized(types::ErrorUnauthorized),
+        /// `403`: Forbidden
+        Forbidden(types::ErrorForbidden),
+    }
+    /// `getEvent`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetEventError {
+        /// `401`: Unauthorized
+        Unauthorized(types::ErrorUnauthorized),
+        /// `404`: Not Found
+        NotFound(types::ErrorNotFound),
     }
 }
 impl Client {

@@ -1658,7 +1658,7 @@ Sends a `POST` request to `/#X-Amz-Target=AWSOrigamiServiceGatewayService.Modify
         body: &'a types::ModifyReportDefinitionRequest,
     ) -> Result<
         ResponseValue<types::ModifyReportDefinitionResponse>,
-        Error<ByteStream>,
+        Error<responses::ModifyReportDefinitionError>,
     > {
         let url = format!(
             "{}/#X-Amz-Target=AWSOrigamiServiceGatewayService.ModifyReportDefinition",
@@ -1712,8 +1712,30 @@ Sends a `POST` request to `/#X-Amz-Target=AWSOrigamiServiceGatewayService.Modify
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ModifyReportDefinitionError,
+                        >(response, responses::ModifyReportDefinitionError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ModifyReportDefinitionError,
+                        >(response, responses::ModifyReportDefinitionError::Status481)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1733,7 +1755,10 @@ Sends a `POST` request to `/#X-Amz-Target=AWSOrigamiServiceGatewayService.PutRep
         x_amz_signed_headers: Option<&'a str>,
         x_amz_target: types::PutReportDefinitionXAmzTarget,
         body: &'a types::PutReportDefinitionRequest,
-    ) -> Result<ResponseValue<types::PutReportDefinitionResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::PutReportDefinitionResponse>,
+        Error<responses::PutReportDefinitionError>,
+    > {
         let url = format!(
             "{}/#X-Amz-Target=AWSOrigamiServiceGatewayService.PutReportDefinition", self
             .baseurl,
@@ -1786,10 +1811,54 @@ Sends a `POST` request to `/#X-Amz-Target=AWSOrigamiServiceGatewayService.PutRep
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PutReportDefinitionError,
+                        >(response, responses::PutReportDefinitionError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PutReportDefinitionError,
+                        >(response, responses::PutReportDefinitionError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PutReportDefinitionError,
+                        >(response, responses::PutReportDefinitionError::Status482)
+                            .await?,
+                    ),
+                )
+            }
+            483u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PutReportDefinitionError,
+                        >(response, responses::PutReportDefinitionError::Status483)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1811,7 +1880,7 @@ Sends a `POST` request to `/`
         body: &'a types::DeleteReportDefinitionRequest,
     ) -> Result<
         ResponseValue<types::DeleteReportDefinitionResponse>,
-        Error<ByteStream>,
+        Error<responses::DeleteReportDefinitionError>,
     > {
         let url = format!("{}/", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(9usize);
@@ -1862,8 +1931,30 @@ Sends a `POST` request to `/`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteReportDefinitionError,
+                        >(response, responses::DeleteReportDefinitionError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteReportDefinitionError,
+                        >(response, responses::DeleteReportDefinitionError::Status481)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1982,6 +2073,40 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `ModifyReportDefinition`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ModifyReportDefinitionError {
+        /// `480`: InternalErrorException
+        Status480(types::InternalErrorException),
+        /// `481`: ValidationException
+        Status481(types::ValidationException),
+    }
+    /// `PutReportDefinition`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum PutReportDefinitionError {
+        /// `480`: DuplicateReportNameException
+        Status480(types::DuplicateReportNameException),
+        /// `481`: ReportLimitReachedException
+        Status481(types::ReportLimitReachedException),
+        /// `482`: InternalErrorException
+        Status482(types::InternalErrorException),
+        /// `483`: ValidationException
+        Status483(types::ValidationException),
+    }
+    /// `DeleteReportDefinition`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum DeleteReportDefinitionError {
+        /// `480`: InternalErrorException
+        Status480(types::InternalErrorException),
+        /// `481`: ValidationException
+        Status481(types::ValidationException),
     }
 }
 impl Client {

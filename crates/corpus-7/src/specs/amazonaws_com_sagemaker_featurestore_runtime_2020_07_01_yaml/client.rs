@@ -1335,7 +1335,10 @@ Sends a `POST` request to `/BatchGetRecord`
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         body: &'a types::BatchGetRecordBody,
-    ) -> Result<ResponseValue<types::BatchGetRecordResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::BatchGetRecordResponse>,
+        Error<responses::BatchGetRecordError>,
+    > {
         let url = format!("{}/BatchGetRecord", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(8usize);
         header_map
@@ -1384,10 +1387,54 @@ Sends a `POST` request to `/BatchGetRecord`
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::BatchGetRecordError,
+                        >(response, responses::BatchGetRecordError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::BatchGetRecordError,
+                        >(response, responses::BatchGetRecordError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::BatchGetRecordError,
+                        >(response, responses::BatchGetRecordError::Status482)
+                            .await?,
+                    ),
+                )
+            }
+            483u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::BatchGetRecordError,
+                        >(response, responses::BatchGetRecordError::Status483)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1419,7 +1466,10 @@ Arguments:
         x_amz_security_token: Option<&'a str>,
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
-    ) -> Result<ResponseValue<types::GetRecordResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::GetRecordResponse>,
+        Error<responses::GetRecordError>,
+    > {
         let url = format!(
             "{}/FeatureGroup/{}", self.baseurl, encode_path(& feature_group_name
             .to_string()),
@@ -1477,11 +1527,66 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            484u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRecordError,
+                        >(response, responses::GetRecordError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRecordError,
+                        >(response, responses::GetRecordError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRecordError,
+                        >(response, responses::GetRecordError::Status482)
+                            .await?,
+                    ),
+                )
+            }
+            483u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRecordError,
+                        >(response, responses::GetRecordError::Status483)
+                            .await?,
+                    ),
+                )
+            }
+            484u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetRecordError,
+                        >(response, responses::GetRecordError::Status484)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1511,7 +1616,7 @@ Arguments:
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
         body: &'a types::PutRecordBody,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::PutRecordError>> {
         let url = format!(
             "{}/FeatureGroup/{}", self.baseurl, encode_path(& feature_group_name
             .to_string()),
@@ -1554,10 +1659,54 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::empty(response)),
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PutRecordError,
+                        >(response, responses::PutRecordError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PutRecordError,
+                        >(response, responses::PutRecordError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PutRecordError,
+                        >(response, responses::PutRecordError::Status482)
+                            .await?,
+                    ),
+                )
+            }
+            483u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PutRecordError,
+                        >(response, responses::PutRecordError::Status483)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1593,7 +1742,7 @@ Arguments:
         x_amz_security_token: Option<&'a str>,
         x_amz_signature: Option<&'a str>,
         x_amz_signed_headers: Option<&'a str>,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::DeleteRecordError>> {
         let url = format!(
             "{}/FeatureGroup/{}", self.baseurl, encode_path(& feature_group_name
             .to_string()),
@@ -1649,10 +1798,54 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => Ok(ResponseValue::empty(response)),
-            480u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            481u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            482u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            483u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            480u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteRecordError,
+                        >(response, responses::DeleteRecordError::Status480)
+                            .await?,
+                    ),
+                )
+            }
+            481u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteRecordError,
+                        >(response, responses::DeleteRecordError::Status481)
+                            .await?,
+                    ),
+                )
+            }
+            482u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteRecordError,
+                        >(response, responses::DeleteRecordError::Status482)
+                            .await?,
+                    ),
+                )
+            }
+            483u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteRecordError,
+                        >(response, responses::DeleteRecordError::Status483)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1771,6 +1964,62 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `BatchGetRecord`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum BatchGetRecordError {
+        /// `480`: ValidationError
+        Status480(types::ValidationError),
+        /// `481`: InternalFailure
+        Status481(types::InternalFailure),
+        /// `482`: ServiceUnavailable
+        Status482(types::ServiceUnavailable),
+        /// `483`: AccessForbidden
+        Status483(types::AccessForbidden),
+    }
+    /// `GetRecord`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetRecordError {
+        /// `480`: ValidationError
+        Status480(types::ValidationError),
+        /// `481`: ResourceNotFound
+        Status481(types::ResourceNotFound),
+        /// `482`: InternalFailure
+        Status482(types::InternalFailure),
+        /// `483`: ServiceUnavailable
+        Status483(types::ServiceUnavailable),
+        /// `484`: AccessForbidden
+        Status484(types::AccessForbidden),
+    }
+    /// `PutRecord`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum PutRecordError {
+        /// `480`: ValidationError
+        Status480(types::ValidationError),
+        /// `481`: InternalFailure
+        Status481(types::InternalFailure),
+        /// `482`: ServiceUnavailable
+        Status482(types::ServiceUnavailable),
+        /// `483`: AccessForbidden
+        Status483(types::AccessForbidden),
+    }
+    /// `DeleteRecord`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum DeleteRecordError {
+        /// `480`: ValidationError
+        Status480(types::ValidationError),
+        /// `481`: InternalFailure
+        Status481(types::InternalFailure),
+        /// `482`: ServiceUnavailable
+        Status482(types::ServiceUnavailable),
+        /// `483`: AccessForbidden
+        Status483(types::AccessForbidden),
     }
 }
 impl Client {

@@ -1519,7 +1519,12 @@ impl Client {
         &'a self,
         app_id: i32,
         body: &'a types::BatchInputSubscriptionBatchUpdateRequest,
-    ) -> Result<ResponseValue<ByteStream>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<
+            responses::PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatchResponse,
+        >,
+        Error<ByteStream>,
+    > {
         let url = format!(
             "{}/webhooks/v3/{}/subscriptions/batch/update", self.baseurl, encode_path(&
             app_id.to_string()),
@@ -1540,8 +1545,20 @@ impl Client {
         self.post(&result, &info).await?;
         let response = result?;
         match response.status().as_u16() {
-            200u16 => Ok(ResponseValue::stream(response)),
-            207u16 => Ok(ResponseValue::stream(response)),
+            200u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatchResponse::Ok,
+                    )
+                    .await
+            }
+            207u16 => {
+                ::api_client_runtime::responses::json(
+                        response,
+                        responses::PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatchResponse::MultiStatus,
+                    )
+                    .await
+            }
             400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
             _ => Err(Error::UnexpectedResponse(response)),
@@ -1808,6 +1825,20 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `post_webhooks_v3_appId_subscriptions_batch_update_updateBatch`'s successes, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum PostWebhooksV3AppIdSubscriptionsBatchUpdateUpdateBatchResponse {
+        /// `200`: successful operation
+        Ok(types::BatchResponseSubscriptionResponse),
+        /// `207`: multiple statuses
+        MultiStatus(types::BatchResponseSubscriptionResponseWithErrors),
     }
 }
 impl Client {

@@ -17,6 +17,44 @@ pub mod types {
         #[serde(rename = "type")]
         pub type_: ::std::string::String,
     }
+    ///`CreateSubAccount401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct CreateSubAccount401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct CreateSubAccount404Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`CreateSubAccount422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct CreateSubAccount422Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub invalid_parameters: ::std::vec::Vec<
+            CreateSubAccount422BodyInvalidParametersItem,
+        >,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`CreateSubAccount422BodyInvalidParametersItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct CreateSubAccount422BodyInvalidParametersItem {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+    }
     ///Invalid Transfer
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct InvalidNumberTransferErrorResponse {
@@ -59,6 +97,44 @@ pub mod types {
             skip_serializing_if = "::std::vec::Vec::is_empty"
         )]
         pub credit_transfers: ::std::vec::Vec<TransferCreditResponse>,
+    }
+    ///`ModifySubaccount401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ModifySubaccount401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ModifySubaccount404Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ModifySubaccount422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct ModifySubaccount422Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub invalid_parameters: ::std::vec::Vec<
+            ModifySubaccount422BodyInvalidParametersItem,
+        >,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`ModifySubaccount422BodyInvalidParametersItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct ModifySubaccount422BodyInvalidParametersItem {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
     }
     ///`ModifySubaccountRequest`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -132,6 +208,78 @@ pub mod types {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
                 })
         }
+    }
+    ///`RetrieveBalanceTransfers401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RetrieveBalanceTransfers401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RetrieveBalanceTransfers404Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RetrieveCreditTransfers401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RetrieveCreditTransfers401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RetrieveCreditTransfers404Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RetrieveSubaccount401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RetrieveSubaccount401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RetrieveSubaccount404Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`RetrieveSubaccountsList401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RetrieveSubaccountsList401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct RetrieveSubaccountsList404Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
     }
     ///Shortcode Not Found
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
@@ -218,6 +366,44 @@ pub mod types {
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub subaccounts: ::std::vec::Vec<SubaccountResponse>,
     }
+    ///`TransferBalance401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferBalance401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferBalance404Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TransferBalance422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferBalance422Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub invalid_parameters: ::std::vec::Vec<
+            TransferBalance422BodyInvalidParametersItem,
+        >,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TransferBalance422BodyInvalidParametersItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct TransferBalance422BodyInvalidParametersItem {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+    }
     ///`TransferBalanceOrCreditRequest`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct TransferBalanceOrCreditRequest {
@@ -249,6 +435,44 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub to: ::std::option::Option<::std::string::String>,
     }
+    ///`TransferCredit401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferCredit401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///Invalid API Key
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferCredit404Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TransferCredit422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferCredit422Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub invalid_parameters: ::std::vec::Vec<
+            TransferCredit422BodyInvalidParametersItem,
+        >,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TransferCredit422BodyInvalidParametersItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct TransferCredit422BodyInvalidParametersItem {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
+    }
     ///`TransferCreditResponse`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
     pub struct TransferCreditResponse {
@@ -270,6 +494,87 @@ pub mod types {
         ///Account the credit is transferred to
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub to: ::std::option::Option<::std::string::String>,
+    }
+    ///`TransferNumber401Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferNumber401Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TransferNumber403Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum TransferNumber403Body {
+        UnprovisionedErrorResponse(UnprovisionedErrorResponse),
+        InvalidNumberTransferErrorResponse(InvalidNumberTransferErrorResponse),
+    }
+    impl ::std::convert::From<UnprovisionedErrorResponse> for TransferNumber403Body {
+        fn from(value: UnprovisionedErrorResponse) -> Self {
+            Self::UnprovisionedErrorResponse(value)
+        }
+    }
+    impl ::std::convert::From<InvalidNumberTransferErrorResponse>
+    for TransferNumber403Body {
+        fn from(value: InvalidNumberTransferErrorResponse) -> Self {
+            Self::InvalidNumberTransferErrorResponse(value)
+        }
+    }
+    ///`TransferNumber404Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(untagged)]
+    pub enum TransferNumber404Body {
+        ComponentsResponsesAccountIdNotFoundErrorContentApplication1jsonSchema(
+            ComponentsResponsesAccountIdNotFoundErrorContentApplication1jsonSchema,
+        ),
+        ShortcodeNotFound(ShortcodeNotFound),
+    }
+    impl ::std::convert::From<
+        ComponentsResponsesAccountIdNotFoundErrorContentApplication1jsonSchema,
+    > for TransferNumber404Body {
+        fn from(
+            value: ComponentsResponsesAccountIdNotFoundErrorContentApplication1jsonSchema,
+        ) -> Self {
+            Self::ComponentsResponsesAccountIdNotFoundErrorContentApplication1jsonSchema(
+                value,
+            )
+        }
+    }
+    impl ::std::convert::From<ShortcodeNotFound> for TransferNumber404Body {
+        fn from(value: ShortcodeNotFound) -> Self {
+            Self::ShortcodeNotFound(value)
+        }
+    }
+    ///`TransferNumber409Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferNumber409Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TransferNumber422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    pub struct TransferNumber422Body {
+        pub detail: ::std::string::String,
+        pub instance: ::std::string::String,
+        pub invalid_parameters: ::std::vec::Vec<
+            TransferNumber422BodyInvalidParametersItem,
+        >,
+        pub title: ::std::string::String,
+        #[serde(rename = "type")]
+        pub type_: ::std::string::String,
+    }
+    ///`TransferNumber422BodyInvalidParametersItem`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
+    pub struct TransferNumber422BodyInvalidParametersItem {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub name: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        pub reason: ::std::option::Option<::std::string::String>,
     }
     ///`TransferNumberRequest`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default)]
@@ -436,7 +741,10 @@ Arguments:
         end_date: Option<&'a str>,
         start_date: &'a str,
         subaccount: Option<&'a str>,
-    ) -> Result<ResponseValue<types::ListBalanceTransfersResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListBalanceTransfersResponse>,
+        Error<responses::RetrieveBalanceTransfersError>,
+    > {
         let url = format!(
             "{}/{}/balance-transfers", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -468,9 +776,45 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveBalanceTransfersError,
+                        >(
+                                response,
+                                responses::RetrieveBalanceTransfersError::Unauthorized,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveBalanceTransfersError,
+                        >(response, responses::RetrieveBalanceTransfersError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveBalanceTransfersError,
+                        >(response, responses::RetrieveBalanceTransfersError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -489,7 +833,10 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::TransferBalanceOrCreditRequest,
-    ) -> Result<ResponseValue<types::TransferBalanceResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::TransferBalanceResponse>,
+        Error<responses::TransferBalanceError>,
+    > {
         let url = format!(
             "{}/{}/balance-transfers", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -519,10 +866,54 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferBalanceError,
+                        >(response, responses::TransferBalanceError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferBalanceError,
+                        >(response, responses::TransferBalanceError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferBalanceError,
+                        >(response, responses::TransferBalanceError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferBalanceError,
+                        >(response, responses::TransferBalanceError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -545,7 +936,10 @@ Arguments:
         end_date: Option<&'a str>,
         start_date: &'a str,
         subaccount: Option<&'a str>,
-    ) -> Result<ResponseValue<types::ListCreditTransfersResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ListCreditTransfersResponse>,
+        Error<responses::RetrieveCreditTransfersError>,
+    > {
         let url = format!(
             "{}/{}/credit-transfers", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -577,9 +971,45 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveCreditTransfersError,
+                        >(
+                                response,
+                                responses::RetrieveCreditTransfersError::Unauthorized,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveCreditTransfersError,
+                        >(response, responses::RetrieveCreditTransfersError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveCreditTransfersError,
+                        >(response, responses::RetrieveCreditTransfersError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -598,7 +1028,10 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::TransferBalanceOrCreditRequest,
-    ) -> Result<ResponseValue<types::TransferCreditResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::TransferCreditResponse>,
+        Error<responses::TransferCreditError>,
+    > {
         let url = format!(
             "{}/{}/credit-transfers", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -628,10 +1061,54 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferCreditError,
+                        >(response, responses::TransferCreditError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferCreditError,
+                        >(response, responses::TransferCreditError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferCreditError,
+                        >(response, responses::TransferCreditError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferCreditError,
+                        >(response, responses::TransferCreditError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -648,7 +1125,10 @@ Arguments:
     pub async fn retrieve_subaccounts_list<'a>(
         &'a self,
         api_key: &'a str,
-    ) -> Result<ResponseValue<types::SubaccountsAllResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SubaccountsAllResponse>,
+        Error<responses::RetrieveSubaccountsListError>,
+    > {
         let url = format!(
             "{}/{}/subaccounts", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -677,9 +1157,45 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveSubaccountsListError,
+                        >(
+                                response,
+                                responses::RetrieveSubaccountsListError::Unauthorized,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveSubaccountsListError,
+                        >(response, responses::RetrieveSubaccountsListError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveSubaccountsListError,
+                        >(response, responses::RetrieveSubaccountsListError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -698,7 +1214,10 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::NewSubaccountRequest,
-    ) -> Result<ResponseValue<types::SubaccountCreateResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SubaccountCreateResponse>,
+        Error<responses::CreateSubAccountError>,
+    > {
         let url = format!(
             "{}/{}/subaccounts", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -728,10 +1247,57 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubAccountError,
+                        >(response, responses::CreateSubAccountError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubAccountError,
+                        >(response, responses::CreateSubAccountError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubAccountError,
+                        >(response, responses::CreateSubAccountError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubAccountError,
+                        >(
+                                response,
+                                responses::CreateSubAccountError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -750,7 +1316,10 @@ Arguments:
         &'a self,
         api_key: &'a str,
         subaccount_key: &'a str,
-    ) -> Result<ResponseValue<types::SubaccountResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SubaccountResponse>,
+        Error<responses::RetrieveSubaccountError>,
+    > {
         let url = format!(
             "{}/{}/subaccounts/{}", self.baseurl, encode_path(& api_key.to_string()),
             encode_path(& subaccount_key.to_string()),
@@ -780,9 +1349,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveSubaccountError,
+                        >(response, responses::RetrieveSubaccountError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveSubaccountError,
+                        >(response, responses::RetrieveSubaccountError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::RetrieveSubaccountError,
+                        >(response, responses::RetrieveSubaccountError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -803,7 +1405,10 @@ Arguments:
         api_key: &'a str,
         subaccount_key: &'a str,
         body: &'a types::ModifySubaccountRequest,
-    ) -> Result<ResponseValue<types::SubaccountResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::SubaccountResponse>,
+        Error<responses::ModifySubaccountError>,
+    > {
         let url = format!(
             "{}/{}/subaccounts/{}", self.baseurl, encode_path(& api_key.to_string()),
             encode_path(& subaccount_key.to_string()),
@@ -834,10 +1439,57 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ModifySubaccountError,
+                        >(response, responses::ModifySubaccountError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ModifySubaccountError,
+                        >(response, responses::ModifySubaccountError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ModifySubaccountError,
+                        >(response, responses::ModifySubaccountError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ModifySubaccountError,
+                        >(
+                                response,
+                                responses::ModifySubaccountError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -856,7 +1508,10 @@ Arguments:
         &'a self,
         api_key: &'a str,
         body: &'a types::TransferNumberRequest,
-    ) -> Result<ResponseValue<types::TransferNumberResponse>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::TransferNumberResponse>,
+        Error<responses::TransferNumberError>,
+    > {
         let url = format!(
             "{}/{}/transfer-number", self.baseurl, encode_path(& api_key.to_string()),
         );
@@ -886,11 +1541,66 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferNumberError,
+                        >(response, responses::TransferNumberError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferNumberError,
+                        >(response, responses::TransferNumberError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferNumberError,
+                        >(response, responses::TransferNumberError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            409u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferNumberError,
+                        >(response, responses::TransferNumberError::Conflict)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::TransferNumberError,
+                        >(response, responses::TransferNumberError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1032,6 +1742,114 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `retrieveBalanceTransfers`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RetrieveBalanceTransfersError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::RetrieveBalanceTransfers401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::UnprovisionedErrorResponse),
+        /// `404`: The account ID provided does not exist in our system or you do not have access
+        NotFound(types::RetrieveBalanceTransfers404Body),
+    }
+    /// `transferBalance`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum TransferBalanceError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::TransferBalance401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::UnprovisionedErrorResponse),
+        /// `404`: The account ID provided does not exist in our system or you do not have access
+        NotFound(types::TransferBalance404Body),
+        /// `422`: Validation Error
+        UnprocessableEntity(types::TransferBalance422Body),
+    }
+    /// `retrieveCreditTransfers`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RetrieveCreditTransfersError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::RetrieveCreditTransfers401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::UnprovisionedErrorResponse),
+        /// `404`: The account ID provided does not exist in our system or you do not have access
+        NotFound(types::RetrieveCreditTransfers404Body),
+    }
+    /// `transferCredit`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum TransferCreditError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::TransferCredit401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::UnprovisionedErrorResponse),
+        /// `404`: The account ID provided does not exist in our system or you do not have access
+        NotFound(types::TransferCredit404Body),
+        /// `422`: Validation Error
+        UnprocessableEntity(types::TransferCredit422Body),
+    }
+    /// `retrieveSubaccountsList`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RetrieveSubaccountsListError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::RetrieveSubaccountsList401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::UnprovisionedErrorResponse),
+        /// `404`: The account ID provided does not exist in our system or you do not have access
+        NotFound(types::RetrieveSubaccountsList404Body),
+    }
+    /// `createSubAccount`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateSubAccountError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::CreateSubAccount401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::UnprovisionedErrorResponse),
+        /// `404`: The account ID provided does not exist in our system or you do not have access
+        NotFound(types::CreateSubAccount404Body),
+        /// `422`: Validation Error
+        UnprocessableEntity(types::CreateSubAccount422Body),
+    }
+    /// `retrieveSubaccount`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum RetrieveSubaccountError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::RetrieveSubaccount401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::UnprovisionedErrorResponse),
+        /// `404`: The account ID provided does not exist in our system or you do not have access
+        NotFound(types::RetrieveSubaccount404Body),
+    }
+    /// `modifySubaccount`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ModifySubaccountError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::ModifySubaccount401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::UnprovisionedErrorResponse),
+        /// `404`: The account ID provided does not exist in our system or you do not have access
+        NotFound(types::ModifySubaccount404Body),
+        /// `422`: Validation Error
+        UnprocessableEntity(types::ModifySubaccount422Body),
+    }
+    /// `transferNumber`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum TransferNumberError {
+        /// `401`: Credential is missing or invalid
+        Unauthorized(types::TransferNumber401Body),
+        /// `403`: Action is forbidden
+        Forbidden(types::TransferNumber403Body),
+        /// `404`: Action is forbidden
+        NotFound(types::TransferNumber404Body),
+        /// `409`: Conflict
+        Conflict(types::TransferNumber409Body),
+        /// `422`: Validation Error
+        UnprocessableEntity(types::TransferNumber422Body),
     }
 }
 impl Client {

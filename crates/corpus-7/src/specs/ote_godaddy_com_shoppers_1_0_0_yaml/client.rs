@@ -1122,7 +1122,10 @@ Arguments:
     pub async fn create_subaccount<'a>(
         &'a self,
         body: &'a types::SubaccountCreate,
-    ) -> Result<ResponseValue<types::ShopperId>, Error<ByteStream>> {
+    ) -> Result<
+        ResponseValue<types::ShopperId>,
+        Error<responses::CreateSubaccountError>,
+    > {
         let url = format!("{}/v1/shoppers/subaccount", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -1150,12 +1153,84 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubaccountError,
+                        >(response, responses::CreateSubaccountError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubaccountError,
+                        >(response, responses::CreateSubaccountError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubaccountError,
+                        >(response, responses::CreateSubaccountError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubaccountError,
+                        >(
+                                response,
+                                responses::CreateSubaccountError::UnprocessableEntity,
+                            )
+                            .await?,
+                    ),
+                )
+            }
+            429u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubaccountError,
+                        >(response, responses::CreateSubaccountError::TooManyRequests)
+                            .await?,
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::CreateSubaccountError,
+                        >(
+                                response,
+                                responses::CreateSubaccountError::InternalServerError,
+                            )
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1173,7 +1248,7 @@ Arguments:
         &'a self,
         shopper_id: &'a str,
         includes: Option<&'a ::std::vec::Vec<types::GetIncludesItem>>,
-    ) -> Result<ResponseValue<types::Shopper>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Shopper>, Error<responses::GetError>> {
         let url = format!(
             "{}/v1/shoppers/{}", self.baseurl, encode_path(& shopper_id.to_string()),
         );
@@ -1203,12 +1278,78 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetError,
+                        >(response, responses::GetError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetError,
+                        >(response, responses::GetError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetError,
+                        >(response, responses::GetError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetError,
+                        >(response, responses::GetError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            429u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetError,
+                        >(response, responses::GetError::TooManyRequests)
+                            .await?,
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetError,
+                        >(response, responses::GetError::InternalServerError)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1226,7 +1367,7 @@ Arguments:
         &'a self,
         shopper_id: &'a str,
         body: &'a types::ShopperUpdate,
-    ) -> Result<ResponseValue<types::ShopperId>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::ShopperId>, Error<responses::UpdateError>> {
         let url = format!(
             "{}/v1/shoppers/{}", self.baseurl, encode_path(& shopper_id.to_string()),
         );
@@ -1256,13 +1397,90 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateError,
+                        >(response, responses::UpdateError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateError,
+                        >(response, responses::UpdateError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateError,
+                        >(response, responses::UpdateError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateError,
+                        >(response, responses::UpdateError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateError,
+                        >(response, responses::UpdateError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
+            429u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateError,
+                        >(response, responses::UpdateError::TooManyRequests)
+                            .await?,
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::UpdateError,
+                        >(response, responses::UpdateError::InternalServerError)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1280,7 +1498,7 @@ Arguments:
         &'a self,
         shopper_id: &'a types::DeleteShopperId,
         audit_client_ip: &'a str,
-    ) -> Result<ResponseValue<()>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<()>, Error<responses::DeleteError>> {
         let url = format!(
             "{}/v1/shoppers/{}", self.baseurl, encode_path(& shopper_id.to_string()),
         );
@@ -1308,14 +1526,102 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             204u16 => Ok(ResponseValue::empty(response)),
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            409u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteError,
+                        >(response, responses::DeleteError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteError,
+                        >(response, responses::DeleteError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteError,
+                        >(response, responses::DeleteError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteError,
+                        >(response, responses::DeleteError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            409u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteError,
+                        >(response, responses::DeleteError::Conflict)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteError,
+                        >(response, responses::DeleteError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
+            429u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteError,
+                        >(response, responses::DeleteError::TooManyRequests)
+                            .await?,
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::DeleteError,
+                        >(response, responses::DeleteError::InternalServerError)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1333,7 +1639,7 @@ Arguments:
         &'a self,
         shopper_id: &'a str,
         body: &'a types::Secret,
-    ) -> Result<ResponseValue<types::ShopperId>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::ShopperId>, Error<responses::ChangePasswordError>> {
         let url = format!(
             "{}/v1/shoppers/{}/factors/password", self.baseurl, encode_path(& shopper_id
             .to_string()),
@@ -1364,9 +1670,42 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ChangePasswordError,
+                        >(response, responses::ChangePasswordError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ChangePasswordError,
+                        >(response, responses::ChangePasswordError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::ChangePasswordError,
+                        >(response, responses::ChangePasswordError::InternalServerError)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1384,7 +1723,7 @@ Arguments:
         &'a self,
         shopper_id: &'a types::GetStatusShopperId,
         audit_client_ip: &'a str,
-    ) -> Result<ResponseValue<types::ShopperStatus>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::ShopperStatus>, Error<responses::GetStatusError>> {
         let url = format!(
             "{}/v1/shoppers/{}/status", self.baseurl, encode_path(& shopper_id
             .to_string()),
@@ -1417,13 +1756,90 @@ Arguments:
         let response = result?;
         match response.status().as_u16() {
             200u16 => ResponseValue::from_response(response).await,
-            400u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            401u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            403u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            404u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            422u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            429u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetStatusError,
+                        >(response, responses::GetStatusError::BadRequest)
+                            .await?,
+                    ),
+                )
+            }
+            401u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetStatusError,
+                        >(response, responses::GetStatusError::Unauthorized)
+                            .await?,
+                    ),
+                )
+            }
+            403u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetStatusError,
+                        >(response, responses::GetStatusError::Forbidden)
+                            .await?,
+                    ),
+                )
+            }
+            404u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetStatusError,
+                        >(response, responses::GetStatusError::NotFound)
+                            .await?,
+                    ),
+                )
+            }
+            422u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetStatusError,
+                        >(response, responses::GetStatusError::UnprocessableEntity)
+                            .await?,
+                    ),
+                )
+            }
+            429u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetStatusError,
+                        >(response, responses::GetStatusError::TooManyRequests)
+                            .await?,
+                    ),
+                )
+            }
+            500u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::GetStatusError,
+                        >(response, responses::GetStatusError::InternalServerError)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1522,6 +1938,110 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `createSubaccount`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum CreateSubaccountError {
+        /// `400`: Request was malformed
+        BadRequest(types::Error),
+        /// `401`: Authentication info not sent or invalid
+        Unauthorized(types::Error),
+        /// `403`: Authenticated user is not allowed access
+        Forbidden(types::Error),
+        /// `422`: `subaccount` does not fulfill the schema
+        UnprocessableEntity(types::Error),
+        /// `429`: Too many requests received within interval
+        TooManyRequests(types::ErrorLimit),
+        /// `500`: Internal server error
+        InternalServerError(types::Error),
+    }
+    /// `get`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetError {
+        /// `400`: Request was malformed
+        BadRequest(types::Error),
+        /// `401`: Authentication info not sent or invalid
+        Unauthorized(types::Error),
+        /// `403`: Authenticated user is not allowed access
+        Forbidden(types::Error),
+        /// `404`: Resource not found
+        NotFound(types::Error),
+        /// `429`: Too many requests received within interval
+        TooManyRequests(types::ErrorLimit),
+        /// `500`: Internal server error
+        InternalServerError(types::Error),
+    }
+    /// `update`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum UpdateError {
+        /// `400`: Request was malformed
+        BadRequest(types::Error),
+        /// `401`: Authentication info not sent or invalid
+        Unauthorized(types::Error),
+        /// `403`: Authenticated user is not allowed access
+        Forbidden(types::Error),
+        /// `404`: Resource not found
+        NotFound(types::Error),
+        /// `422`: `Shopper` does not fulfill the schema
+        UnprocessableEntity(types::Error),
+        /// `429`: Too many requests received within interval
+        TooManyRequests(types::ErrorLimit),
+        /// `500`: Internal server error
+        InternalServerError(types::Error),
+    }
+    /// `delete`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum DeleteError {
+        /// `400`: Request was malformed
+        BadRequest(types::Error),
+        /// `401`: Authentication info not sent or invalid
+        Unauthorized(types::Error),
+        /// `403`: Authenticated user is not allowed access
+        Forbidden(types::Error),
+        /// `404`: Resource not found
+        NotFound(types::Error),
+        /// `409`: Active and locked shoppers cannot be deleted
+        Conflict(types::Error),
+        /// `422`: Shopper ID is not supplied or invalid
+        UnprocessableEntity(types::Error),
+        /// `429`: Too many requests received within interval
+        TooManyRequests(types::ErrorLimit),
+        /// `500`: Internal server error
+        InternalServerError(types::Error),
+    }
+    /// `changePassword`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum ChangePasswordError {
+        /// `400`: Request was not successful
+        BadRequest(types::PasswordError),
+        /// `401`: Authentication info not sent or invalid
+        Unauthorized(types::Error),
+        /// `500`: Internal server error
+        InternalServerError(types::Error),
+    }
+    /// `getStatus`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum GetStatusError {
+        /// `400`: Request was malformed
+        BadRequest(types::Error),
+        /// `401`: Authentication info not sent or invalid
+        Unauthorized(types::Error),
+        /// `403`: Authenticated user is not allowed access
+        Forbidden(types::Error),
+        /// `404`: Resource not found
+        NotFound(types::Error),
+        /// `422`: Shopper ID is not supplied or invalid
+        UnprocessableEntity(types::Error),
+        /// `429`: Too many requests received within interval
+        TooManyRequests(types::ErrorLimit),
+        /// `500`: Internal server error
+        InternalServerError(types::Error),
     }
 }
 impl Client {

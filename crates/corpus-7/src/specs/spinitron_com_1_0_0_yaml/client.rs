@@ -264,6 +264,26 @@ pub mod types {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub spins: ::std::option::Option<Link>,
     }
+    ///`PostSpins422Body`
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+    #[serde(transparent)]
+    pub struct PostSpins422Body(pub ::std::vec::Vec<ValidationError>);
+    impl ::std::ops::Deref for PostSpins422Body {
+        type Target = ::std::vec::Vec<ValidationError>;
+        fn deref(&self) -> &::std::vec::Vec<ValidationError> {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<PostSpins422Body> for ::std::vec::Vec<ValidationError> {
+        fn from(value: PostSpins422Body) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<::std::vec::Vec<ValidationError>> for PostSpins422Body {
+        fn from(value: ::std::vec::Vec<ValidationError>) -> Self {
+            Self(value)
+        }
+    }
     ///`PostSpinsBody`
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
     pub struct PostSpinsBody {
@@ -1051,7 +1071,7 @@ Sends a `POST` request to `/spins`
     pub async fn post_spins<'a>(
         &'a self,
         body: &'a types::PostSpinsBody,
-    ) -> Result<ResponseValue<types::Spin>, Error<ByteStream>> {
+    ) -> Result<ResponseValue<types::Spin>, Error<responses::PostSpinsError>> {
         let url = format!("{}/spins", self.baseurl,);
         let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
         header_map
@@ -1079,8 +1099,46 @@ Sends a `POST` request to `/spins`
         let response = result?;
         match response.status().as_u16() {
             201u16 => ResponseValue::from_response(response).await,
-            400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
-            500u16..=599u16 => Err(Error::ErrorResponse(ResponseValue::stream(response))),
+            400u16..=499u16 => {
+                match response.status().as_u16() {
+                    422u16 => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::PostSpinsError,
+                                >(response, responses::PostSpinsError::UnprocessableEntity)
+                                    .await?,
+                            ),
+                        )
+                    }
+                    _ => {
+                        Err(
+                            Error::ErrorResponse(
+                                ::api_client_runtime::responses::json::<
+                                    _,
+                                    _,
+                                    responses::PostSpinsError,
+                                >(response, responses::PostSpinsError::Default)
+                                    .await?,
+                            ),
+                        )
+                    }
+                }
+            }
+            500u16..=599u16 => {
+                Err(
+                    Error::ErrorResponse(
+                        ::api_client_runtime::responses::json::<
+                            _,
+                            _,
+                            responses::PostSpinsError,
+                        >(response, responses::PostSpinsError::Default)
+                            .await?,
+                    ),
+                )
+            }
             _ => Err(Error::UnexpectedResponse(response)),
         }
     }
@@ -1288,6 +1346,20 @@ impl progenitor_client::ClientHooks<Credentials> for Client {
                 operation_route(info.operation_id),
             )
             .await
+    }
+}
+/// Each operation's documented statuses whose bodies differ,
+/// one variant per status, as its method returns them.
+pub mod responses {
+    #[allow(unused_imports)]
+    use super::types;
+    /// `post_spins`'s errors, a variant per documented status.
+    #[derive(Debug, Clone)]
+    pub enum PostSpinsError {
+        /// `422`: Validation failed.
+        UnprocessableEntity(types::PostSpins422Body),
+        /// `default`: Failed to create the object for unknown reason.
+        Default(types::Error),
     }
 }
 impl Client {

@@ -84,6 +84,11 @@ impl Sink31 {
         )
     }
 
+    /// A client that sends no credentials.
+    pub fn anonymous_client(&self) -> Client {
+        Client::new(&self.base, Credentials { bearer: None })
+    }
+
     /// Sends `body` as JSON with `method` to `path`, with the key: the
     /// status, and the body as JSON (null when there is none).
     pub async fn send(&self, method: reqwest::Method, path: &str, body: serde_json::Value) -> (u16, serde_json::Value) {

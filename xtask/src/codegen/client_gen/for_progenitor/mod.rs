@@ -18,6 +18,7 @@ use operations::{multipart_operations_for_progenitor, operations_mut};
 pub(super) use parameter_names::wire_names;
 pub(super) use parameters::Cookies;
 use parameters::{is_ignored_header, parameters_progenitor_takes};
+pub(super) use response_types::TYPED_BODIES;
 use response_types::resolve_response;
 
 /// The document as progenitor can take it. progenitor reads `default` as
@@ -54,6 +55,7 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies, multipart: Multipart
         }
     }
     let components = api.components.clone();
+    let mut hoisted = response_types::Hoisted::new(components.iter().flat_map(|c| c.schemas.keys()));
     for item in api.paths.paths.values_mut() {
         let ReferenceOr::Item(item) = item else { continue };
         item.parameters.retain(|p| !is_ignored_header(&components, p));
@@ -86,8 +88,15 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies, multipart: Multipart
             let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
             let is_error =
                 |status: &StatusCode| matches!(status, StatusCode::Code(400..=599) | StatusCode::Range(4 | 5));
-            response_types::as_bytes_when_their_bodies_differ(&components, &mut operation.responses, is_success, false);
-            response_types::as_bytes_when_their_bodies_differ(&components, &mut operation.responses, is_error, true);
+            hoisted.operation(operation.operation_id.as_deref().unwrap_or_default());
+            let responses = &mut operation.responses;
+            response_types::as_bytes_when_their_bodies_differ(&components, responses, is_success, false, &mut hoisted);
+            response_types::as_bytes_when_their_bodies_differ(&components, responses, is_error, true, &mut hoisted);
+            if let Some(named) = hoisted.named() {
+                operation
+                    .extensions
+                    .insert(response_types::TYPED_BODIES.to_string(), named);
+            }
             // A success range (`2XX`) reads every status of it, as one type
             // (the bytes, where bodies differ): a status it covers would be
             // an arm after the range's, which never matches.
@@ -174,6 +183,10 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies, multipart: Multipart
                 StatusCode::Range(_) => true,
             });
         }
+    }
+    if !hoisted.schemas.is_empty() {
+        let schemas = &mut api.components.get_or_insert_with(Default::default).schemas;
+        schemas.extend(hoisted.schemas);
     }
     api
 }

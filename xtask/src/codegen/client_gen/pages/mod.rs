@@ -20,7 +20,7 @@ mod cursor_pages;
 mod declaration;
 mod progenitor_output;
 
-pub(super) use self::progenitor_output::{client_method, type_argument};
+pub(super) use self::progenitor_output::{client_method, type_argument, types_module};
 
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use quote::{format_ident, quote};

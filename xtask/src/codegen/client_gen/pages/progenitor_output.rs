@@ -137,7 +137,7 @@ pub(super) fn page_and_error(output: &syn::ReturnType) -> Option<(syn::Type, syn
     ))
 }
 
-pub(super) fn types_module(file: &syn::File) -> Option<&Vec<syn::Item>> {
+pub(crate) fn types_module(file: &syn::File) -> Option<&Vec<syn::Item>> {
     file.items.iter().find_map(|item| match item {
         syn::Item::Mod(m) if m.ident == "types" => m.content.as_ref().map(|(_, items)| items),
         _ => None,

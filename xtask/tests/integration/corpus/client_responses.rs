@@ -1,0 +1,111 @@
+//! Every documented response typed on the client: where an operation's
+//! successes (or errors) have different bodies, progenitor's one type
+//! per class would be bytes; the client's method returns instead the
+//! operation's enum of statuses (`responses::<Op>Response`,
+//! `responses::<Op>Error`), each variant holding its body typed: a
+//! component's type, an inline schema's type of its own, bytes for
+//! another media type, nothing for a bodiless status. A range the
+//! client reads as one arm (`4XX`, or `default` made the ranges it
+//! covers) reads each documented status within it as its own.
+
+use super::classes::{generated, spec};
+
+fn client(generated: &xtask::codegen::Generated) -> &str {
+    &generated
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("client.rs"))
+        .unwrap()
+        .contents
+}
+
+#[test]
+fn statuses_with_different_bodies_are_an_enum_of_typed_variants() {
+    let generated = generated(&spec(
+        r#"paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: the thing
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Thing'}
+        '202':
+          description: not ready
+          content:
+            application/json:
+              schema: {type: object, properties: {eta: {type: integer}}}
+        '204':
+          description: gone quiet
+        '401':
+          description: no key
+        '404':
+          description: no thing
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Problem'}
+        default:
+          description: anything else
+          content:
+            text/plain:
+              schema: {type: string}
+components:
+  schemas:
+    Thing: {type: object, properties: {name: {type: string}}}
+    Problem: {type: object, properties: {detail: {type: string}}}
+    GetThing202Body: {type: string}
+"#,
+    ));
+    assert!(generated.refused.is_empty(), "{:?}", generated.refused);
+    let client = client(&generated);
+    let expected = [
+        // The method returns the enums.
+        "-> Result<ResponseValue<responses::GetThingResponse>,",
+        "Error<responses::GetThingError>,",
+        // A component's type; an inline schema as a type of its own (the
+        // document's `GetThing202Body` keeps its name); no body.
+        "Ok(types::Thing),",
+        "Accepted(types::GetThing202Body2),",
+        "NoContent,",
+        "Unauthorized,",
+        "NotFound(types::Problem),",
+        // Another media type, as its bytes.
+        "Default(::std::vec::Vec<u8>),",
+        // 404 is read as itself within the range `default` became.
+        "400u16..=499u16 => { match response.status().as_u16() { 401u16 => {",
+        "404u16 => { Err(Error::ErrorResponse(::api_client_runtime::responses::json::<_, _, responses::GetThingError,>(response, responses::GetThingError::NotFound)",
+    ];
+    // prettyplease breaks lines where it will: compared without spaces.
+    let flat: String = client.split_whitespace().collect();
+    for expected in expected {
+        let wanted: String = expected.split_whitespace().collect();
+        assert!(flat.contains(&wanted), "the client lacks `{expected}`:\n{client}");
+    }
+}
+
+/// Statuses whose bodies are one type stay progenitor's: one type, no
+/// enum.
+#[test]
+fn statuses_of_one_body_keep_one_type() {
+    let generated = generated(&spec(
+        r#"paths:
+  /things:
+    post:
+      operationId: makeThing
+      responses:
+        '200': {description: there, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}
+        '201': {description: made, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}
+        '400': {description: bad, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}
+components:
+  schemas:
+    Thing: {type: object, properties: {name: {type: string}}}
+"#,
+    ));
+    let client = client(&generated);
+    assert!(client.contains("Result<ResponseValue<types::Thing>, Error<types::Thing>>"));
+    assert!(!client.contains("pub mod responses"));
+}
