@@ -119,10 +119,10 @@ fn text_content_headers_and_trailing_slash_twins_are_served() {
 
 /// progenitor gives an operation one error type: where its 4xx and 5xx
 /// bodies differ (a bodiless 401 beside a 404 with a schema, a 403 of
-/// any JSON), the client reads each as bytes with its status, rather than
-/// the operation being refused.
+/// any JSON), the client's error is the operation's enum of them, rather
+/// than the operation being refused.
 #[test]
-fn error_responses_of_different_bodies_are_bytes_in_the_client() {
+fn error_responses_of_different_bodies_are_an_enum_in_the_client() {
     let generated = generated(&spec(
         r#"paths:
   /files/{path}:
@@ -154,7 +154,20 @@ fn error_responses_of_different_bodies_are_bytes_in_the_client() {
         .find(|f| f.path.ends_with("client.rs"))
         .unwrap()
         .contents;
-    assert!(client.contains("Error<ByteStream>"), "{client}");
+    // The operation's enum of its errors, each body typed (the 403's any
+    // JSON value and the 404's inline schema as types of their own).
+    let flat: String = client.split_whitespace().collect();
+    for expected in [
+        "Error<responses::GetFileError>",
+        "Unauthorized,",
+        "Forbidden(types::GetFile403Body),",
+        "NotFound(types::GetFile404Body),",
+    ] {
+        assert!(
+            flat.contains(&expected.replace(' ', "")),
+            "lacks `{expected}`: {client}"
+        );
+    }
 }
 
 /// A request body without content (`content: {}`, or none at all) says a

@@ -65,7 +65,8 @@ components:
         2,
         "the path's version and the header's"
     );
-    let client = client(&generated);
+    // Within `format!`'s arguments the renderer writes `& ids`.
+    let client: String = client(&generated).split_whitespace().collect();
     for written in [
         "parameter_text(&ids)",
         "parameter_text(&version)",

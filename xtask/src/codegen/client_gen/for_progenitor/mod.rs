@@ -85,18 +85,7 @@ pub(super) fn for_progenitor(spec: &Spec, cookies: Cookies, multipart: Multipart
                     *response = ReferenceOr::Item(plain);
                 }
             }
-            let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
-            let is_error =
-                |status: &StatusCode| matches!(status, StatusCode::Code(400..=599) | StatusCode::Range(4 | 5));
-            hoisted.operation(operation.operation_id.as_deref().unwrap_or_default());
-            let responses = &mut operation.responses;
-            response_types::as_bytes_when_their_bodies_differ(&components, responses, is_success, false, &mut hoisted);
-            response_types::as_bytes_when_their_bodies_differ(&components, responses, is_error, true, &mut hoisted);
-            if let Some(named) = hoisted.named() {
-                operation
-                    .extensions
-                    .insert(response_types::TYPED_BODIES.to_string(), named);
-            }
+            response_types::classes_as_bytes_where_bodies_differ(&components, operation, &mut hoisted);
             // A success range (`2XX`) reads every status of it, as one type
             // (the bytes, where bodies differ): a status it covers would be
             // an arm after the range's, which never matches.

@@ -6,6 +6,25 @@ use openapiv3::{ReferenceOr, StatusCode};
 
 use crate::codegen::document::media::{self, MediaKind};
 
+/// The operation's successes, and its errors, each class as bytes where
+/// its bodies differ ([`as_bytes_when_their_bodies_differ`]), the names
+/// their inline bodies are typed as in its [`TYPED_BODIES`].
+pub(super) fn classes_as_bytes_where_bodies_differ(
+    components: &Option<openapiv3::Components>,
+    operation: &mut openapiv3::Operation,
+    hoisted: &mut Hoisted,
+) {
+    let is_success = |status: &StatusCode| matches!(status, StatusCode::Code(200..=299) | StatusCode::Range(2));
+    let is_error = |status: &StatusCode| matches!(status, StatusCode::Code(400..=599) | StatusCode::Range(4 | 5));
+    hoisted.operation(operation.operation_id.as_deref().unwrap_or_default());
+    let responses = &mut operation.responses;
+    as_bytes_when_their_bodies_differ(components, responses, is_success, false, hoisted);
+    as_bytes_when_their_bodies_differ(components, responses, is_error, true, hoisted);
+    if let Some(named) = hoisted.named() {
+        operation.extensions.insert(TYPED_BODIES.to_string(), named);
+    }
+}
+
 /// progenitor gives an operation one success type, and one error type:
 /// when its 2xx statuses have different bodies (a 200 with a body beside
 /// a 204, a 200 and a 201 of different schemas), or its 4xx and 5xx do (a
@@ -15,7 +34,7 @@ use crate::codegen::document::media::{self, MediaKind};
 /// typed variant for each. `with_default`: `default` is of the class
 /// (progenitor reads it as an error, and as the success where no 2xx is
 /// listed; beside one, `for_progenitor` has made it the 4XX and 5XX).
-pub(super) fn as_bytes_when_their_bodies_differ(
+fn as_bytes_when_their_bodies_differ(
     components: &Option<openapiv3::Components>,
     responses: &mut openapiv3::Responses,
     in_class: impl Fn(&StatusCode) -> bool,
