@@ -10,21 +10,29 @@
 //! readers are `api-client-runtime`'s (`streams`), compiled and tested
 //! there once; the client re-exports them, as it wrote them before.
 //!
-//! Positional clients only: a builder's stream would need the builder
-//! sent again with a new header; it is not generated yet.
+//! A builder client gets the same on the operation's builder
+//! (`builders.rs`).
 
-use heck::{ToPascalCase, ToSnakeCase};
+mod builders;
+mod streamed;
+
+use heck::ToSnakeCase;
 use quote::{format_ident, quote};
 
+use self::streamed::{item_type, resumes, streamed};
 use super::pages::{client_method, type_argument};
-use crate::codegen::document::media::{served_response, stream_item_schema, stream_kind};
-use crate::codegen::document::{OperationRef, Spec, SpecError, is_error_key};
+use crate::codegen::document::{OperationRef, Spec, SpecError};
 use crate::codegen::targets::ClientInterface;
 
 /// Adds each streamed operation's typed method, and the readers when one
 /// is added.
 pub fn add_item_streams(spec: &Spec, file: &mut syn::File, interface: ClientInterface) -> Result<(), SpecError> {
-    if interface != ClientInterface::Positional {
+    if interface == ClientInterface::Builder {
+        let streams = builders::builder_streams(spec, file)?;
+        if !streams.is_empty() {
+            file.items.push(readers());
+            file.items.extend(streams);
+        }
         return Ok(());
     }
     let mut methods = Vec::new();
@@ -43,12 +51,7 @@ pub fn add_item_streams(spec: &Spec, file: &mut syn::File, interface: ClientInte
     if methods.is_empty() {
         return Ok(());
     }
-    file.items.push(syn::parse_quote! {
-        pub use ::api_client_runtime::streams::{
-            Connecting, JsonLinesReader, RawEvent, Reconnect, ServerSentEvent, SseReader, StreamError, read_events,
-            read_lines,
-        };
-    });
+    file.items.push(readers());
     file.items.push(syn::parse_quote! {
         impl Client {
             #(#methods)*
@@ -57,27 +60,14 @@ pub fn add_item_streams(spec: &Spec, file: &mut syn::File, interface: ClientInte
     Ok(())
 }
 
-/// The operation's streamed success response: its kind, and the item
-/// schema's component name (when it is one).
-fn streamed(spec: &Spec, op: &OperationRef<'_>) -> Result<Option<(&'static str, Option<String>)>, SpecError> {
-    for (key, response, _) in spec.responses(op)? {
-        if is_error_key(&key) || !key.starts_with('2') {
-            continue;
-        }
-        let Some(served) = response["content"].as_object().and_then(served_response) else {
-            continue;
+/// The runtime's readers, re-exported as the client wrote them before.
+fn readers() -> syn::Item {
+    syn::parse_quote! {
+        pub use ::api_client_runtime::streams::{
+            Connecting, JsonLinesReader, RawEvent, Reconnect, ServerSentEvent, SseReader, StreamError, read_events,
+            read_lines,
         };
-        let (media_type, media) = served.primary;
-        let Some(kind) = stream_kind(media_type) else { continue };
-        let schema = stream_item_schema(media);
-        let component = schema
-            .and_then(|s| s.get("$ref"))
-            .and_then(|r| r.as_str())
-            .and_then(|r| r.strip_prefix("#/components/schemas/"))
-            .map(str::to_string);
-        return Ok(Some((kind, component)));
     }
-    Ok(None)
 }
 
 /// `<op>_events` or `<op>_items`, calling progenitor's `method`.
@@ -93,13 +83,7 @@ fn typed_method(
     };
     // Result<ResponseValue<ByteStream>, Error<E>>: E.
     let error = type_argument(type_argument(output, Some("Result"), 1)?, Some("Error"), 0)?.clone();
-    let item: syn::Type = match item {
-        Some(name) => {
-            let ident = format_ident!("{}", name.to_pascal_case());
-            syn::parse_quote!(types::#ident)
-        }
-        None => syn::parse_quote!(::serde_json::Value),
-    };
+    let item = item_type(item);
     let inputs: Vec<&syn::PatType> = method
         .sig
         .inputs
@@ -178,13 +162,7 @@ fn typed_method(
 /// The argument that carries `Last-Event-ID`, when the operation takes
 /// it, and whether it is text (`&str`) rather than a type of its own.
 fn resume_argument(spec: &Spec, op: &OperationRef<'_>, inputs: &[&syn::PatType]) -> Option<(syn::Ident, bool)> {
-    let declared = spec.parameters(op).ok()?.into_iter().any(|(parameter, _)| {
-        parameter["in"] == "header"
-            && parameter["name"]
-                .as_str()
-                .is_some_and(|name| name.eq_ignore_ascii_case("last-event-id"))
-    });
-    if !declared {
+    if !resumes(spec, op) {
         return None;
     }
     let input = inputs
