@@ -39,6 +39,22 @@ pub(super) fn server(generated: &Generated) -> &str {
         .contents
 }
 
+pub(super) fn client(generated: &Generated) -> &str {
+    &generated
+        .files
+        .iter()
+        .find(|f| f.path.ends_with("client.rs"))
+        .unwrap()
+        .contents
+}
+
+/// Whether `code` holds `expected`, spaces aside: prettyplease breaks
+/// lines where it will, and writes `& id` within a macro's arguments.
+pub(super) fn holds(code: &str, expected: &str) -> bool {
+    let flat: String = code.split_whitespace().collect();
+    flat.contains(&expected.split_whitespace().collect::<String>())
+}
+
 /// The tolerated mistakes' locations.
 pub(super) fn tolerated(generated: &Generated) -> Vec<&str> {
     generated.tolerated.iter().map(|t| t.location.as_str()).collect()

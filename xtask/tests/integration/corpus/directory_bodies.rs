@@ -4,7 +4,7 @@
 //! different bodies, headers given as content, and
 //! paths written with and without a trailing `/`.
 
-use super::classes::{generated, server, spec, tolerated};
+use super::classes::{client, generated, holds, server, spec, tolerated};
 
 /// A body under `*/*` alone whose schema is a JSON value's (as converters
 /// from Swagger 2.0 write one without `consumes`) is read as JSON, with a
@@ -67,12 +67,7 @@ fn bytes_under_a_range_are_read_in_any_type_within_it() {
     );
     let server = server(&generated);
     assert!(server.contains(r#"media_type: "*/*""#) && server.contains("body.payload()"));
-    let client = &generated
-        .files
-        .iter()
-        .find(|f| f.path.ends_with("client.rs"))
-        .unwrap()
-        .contents;
+    let client = client(&generated);
     assert!(client.contains("application/octet-stream"));
 }
 
@@ -148,25 +143,16 @@ fn error_responses_of_different_bodies_are_an_enum_in_the_client() {
 "#,
     ));
     assert!(generated.refused.is_empty(), "{:?}", generated.refused);
-    let client = &generated
-        .files
-        .iter()
-        .find(|f| f.path.ends_with("client.rs"))
-        .unwrap()
-        .contents;
+    let client = client(&generated);
     // The operation's enum of its errors, each body typed (the 403's any
     // JSON value and the 404's inline schema as types of their own).
-    let flat: String = client.split_whitespace().collect();
     for expected in [
         "Error<responses::GetFileError>",
         "Unauthorized,",
         "Forbidden(types::GetFile403Body),",
         "NotFound(types::GetFile404Body),",
     ] {
-        assert!(
-            flat.contains(&expected.replace(' ', "")),
-            "lacks `{expected}`: {client}"
-        );
+        assert!(holds(client, expected), "lacks `{expected}`: {client}");
     }
 }
 
@@ -237,12 +223,7 @@ fn a_default_beside_statuses_without_a_success_gets_one_catch_all_arm() {
 "#,
     ));
     assert!(generated.refused.is_empty(), "{:?}", generated.refused);
-    let client = &generated
-        .files
-        .iter()
-        .find(|f| f.path.ends_with("client.rs"))
-        .unwrap()
-        .contents;
+    let client = client(&generated);
     let method = &client[client.find("pub async fn find_item").unwrap()..];
     let method = &method[..method.find("\n    }\n").unwrap()];
     assert_eq!(method.matches("_ => ").count(), 1, "{method}");
@@ -277,12 +258,7 @@ fn an_upgrade_beside_another_success_is_served() {
         server.contains("SwitchingProtocols") && server.contains("Ok"),
         "a variant each"
     );
-    let client = &generated
-        .files
-        .iter()
-        .find(|f| f.path.ends_with("client.rs"))
-        .unwrap()
-        .contents;
+    let client = client(&generated);
     assert!(
         client.contains("ResponseValue::upgrade(response)"),
         "the client upgrades"
@@ -347,12 +323,7 @@ fn multipart_bodies_are_sent_by_the_client_as_typed_parts() {
     );
     let generated = generated(&document);
     assert!(generated.refused.is_empty(), "{:?}", generated.refused);
-    let client = &generated
-        .files
-        .iter()
-        .find(|f| f.path.ends_with("client.rs"))
-        .unwrap()
-        .contents;
+    let positional = client(&generated);
     for expected in [
         "body: multipart_bodies::Upload,",
         "/// The scan.\n        pub file: File,",
@@ -362,7 +333,7 @@ fn multipart_bodies_are_sent_by_the_client_as_typed_parts() {
         r#"parts = parts.file("file", value, "application/pdf");"#,
         "LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];",
     ] {
-        assert!(client.contains(expected), "the client lacks `{expected}`");
+        assert!(positional.contains(expected), "the client lacks `{expected}`");
     }
     // A builder client's builder holds the parts, and its `send` writes them.
     let target = xtask::codegen::Target {
@@ -370,18 +341,13 @@ fn multipart_bodies_are_sent_by_the_client_as_typed_parts() {
         ..super::classes::target()
     };
     let builder = xtask::codegen::generate_per_operation(&target, &document, None).unwrap();
-    let client = &builder
-        .files
-        .iter()
-        .find(|f| f.path.ends_with("client.rs"))
-        .unwrap()
-        .contents;
+    let builder = client(&builder);
     for expected in [
         "body: Result<super::multipart_bodies::Upload, String>,",
         "pub fn body(mut self, value: super::multipart_bodies::Upload) -> Self {",
         "let body = ::api_client_runtime::multipart::MultipartBody::into_parts(body)",
         "LEFT_OUT_OF_THE_CLIENT: &[&str] = &[];",
     ] {
-        assert!(client.contains(expected), "the builder client lacks `{expected}`");
+        assert!(builder.contains(expected), "the builder client lacks `{expected}`");
     }
 }
