@@ -15,10 +15,11 @@ use quote::quote;
 use serde_json::Value;
 use syn::visit_mut::VisitMut;
 
+use super::for_progenitor::multipart_media;
 use super::methods::rewrite_methods;
 use crate::codegen::document::forms::{FormKind, form_fields};
 use crate::codegen::document::multipart::{Multipart, multipart};
-use crate::codegen::document::{OperationRef, Spec, SpecError, required_names, served_body};
+use crate::codegen::document::{OperationRef, Spec, SpecError, required_names};
 use crate::codegen::namespace::Namespace;
 
 const MODULE: &str = "multipart_bodies";
@@ -94,17 +95,9 @@ enum Shape {
 /// (whose `encoding` gives files their content type); `None` where the
 /// server does not read its body as multipart.
 fn multipart_shape(spec: &Spec, op: &OperationRef<'_>) -> Result<Option<(Shape, Value)>, SpecError> {
-    let Some((body, location)) = spec.request_body(op)? else {
+    let Some((media, location)) = multipart_media(spec, op)? else {
         return Ok(None);
     };
-    let Some(served) = body["content"].as_object().and_then(|c| served_body(spec, c)) else {
-        return Ok(None);
-    };
-    let (media_type, media) = served.primary;
-    if crate::codegen::document::media::essence(media_type) != "multipart/form-data" {
-        return Ok(None);
-    }
-    let location = format!("{location}.content.{media_type}.schema");
     let schema = &media["schema"];
     let (files, fields) = match multipart(spec, schema, &location)? {
         Multipart::Whole => return Ok(Some((Shape::Whole, media.clone()))),
@@ -133,7 +126,7 @@ fn multipart_shape(spec: &Spec, op: &OperationRef<'_>) -> Result<Option<(Shape, 
             kind,
         });
     }
-    Ok(Some((Shape::Fields(parts), media.clone())))
+    Ok(Some((Shape::Fields(parts), media)))
 }
 
 fn text_kind(kind: &FormKind<'_>) -> PartKind {
@@ -168,29 +161,34 @@ fn parts_struct(op: &OperationRef<'_>, name: &syn::Ident, parts: &[NamedPart], m
         }
         let field = fields.claim(&wanted);
         let wire = &part.name;
-        let mut doc = format!(" The part `{wire}`.");
-        if let Some(description) = &part.description {
-            doc = format!(" {description}");
-        }
-        let (ty, write) = match &part.kind {
+        let doc = match &part.description {
+            Some(description) => format!(" {description}"),
+            None => format!(" The part `{wire}`."),
+        };
+        // The item's type, whether the field is a list of them, and how
+        // one item (`value`) is written.
+        let (ty, list, write) = match &part.kind {
             PartKind::File { list } => {
                 let default_type = file_content_type(media, wire);
-                let ty = quote!(File);
-                let write = quote!(parts = parts.file(#wire, value, #default_type););
-                (ty, (*list, write))
+                (
+                    quote!(File),
+                    *list,
+                    quote!(parts = parts.file(#wire, value, #default_type);),
+                )
             }
-            PartKind::Scalar(scalar) => (scalar_type(scalar), (false, quote!(parts = parts.text(#wire, value);))),
-            PartKind::List(Some(scalar)) => (scalar_type(scalar), (true, quote!(parts = parts.text(#wire, value);))),
+            PartKind::Scalar(scalar) => (scalar_type(scalar), false, quote!(parts = parts.text(#wire, value);)),
+            PartKind::List(Some(scalar)) => (scalar_type(scalar), true, quote!(parts = parts.text(#wire, value);)),
             PartKind::List(None) => (
                 quote!(::serde_json::Value),
-                (true, quote!(parts = parts.value(#wire, &value);)),
+                true,
+                quote!(parts = parts.value(#wire, &value);),
             ),
             PartKind::Value => (
                 quote!(::serde_json::Value),
-                (false, quote!(parts = parts.value(#wire, &value);)),
+                false,
+                quote!(parts = parts.value(#wire, &value);),
             ),
         };
-        let (list, write) = write;
         let (ty, write) = match (list, part.required) {
             (true, _) => (
                 quote!(::std::vec::Vec<#ty>),

@@ -13,7 +13,7 @@ use openapiv3::{OpenAPI, ReferenceOr, StatusCode};
 use crate::codegen::document::media::{self, MediaKind, Served, served_response};
 use crate::codegen::document::{Spec, pointer_of, served_body};
 
-pub(super) use operations::{MultipartBodies, multipart_operations};
+pub(super) use operations::{MultipartBodies, multipart_media, multipart_operations};
 use operations::{multipart_operations_for_progenitor, operations_mut};
 pub(super) use parameter_names::wire_names;
 pub(super) use parameters::Cookies;

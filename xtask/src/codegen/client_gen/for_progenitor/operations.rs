@@ -5,7 +5,7 @@
 use openapiv3::{OpenAPI, ReferenceOr};
 
 use crate::codegen::document::media;
-use crate::codegen::document::{Spec, operation_slots, served_body};
+use crate::codegen::document::{OperationRef, Spec, SpecError, operation_slots, served_body};
 
 /// What progenitor gets of an operation whose body the server reads as
 /// multipart, which progenitor's client cannot send.
@@ -72,13 +72,7 @@ fn bytes_body(required: bool) -> openapiv3::RequestBody {
 pub(in crate::codegen::client_gen) fn multipart_operations(spec: &Spec) -> Vec<(String, String, String)> {
     spec.operations()
         .into_iter()
-        .filter(|op| {
-            let Some((body, _)) = spec.request_body(op).ok().flatten() else {
-                return false;
-            };
-            let served = body["content"].as_object().and_then(|c| served_body(spec, c));
-            served.is_some_and(|served| media::essence(served.primary.0) == "multipart/form-data")
-        })
+        .filter(|op| multipart_media(spec, op).ok().flatten().is_some())
         .map(|op| {
             (
                 op.method.to_uppercase(),
@@ -92,4 +86,22 @@ pub(in crate::codegen::client_gen) fn multipart_operations(spec: &Spec) -> Vec<(
 /// A path item's operations, in openapiv3's order.
 pub(super) fn operations_mut(item: &mut openapiv3::PathItem) -> impl Iterator<Item = &mut openapiv3::Operation> {
     operation_slots(item).into_iter().filter_map(|(_, slot)| slot.as_mut())
+}
+
+/// The media type object of the body the server reads as multipart, and
+/// where its schema is (`….content.multipart/form-data.schema`); `None`
+/// where the body is not read as multipart.
+pub(in crate::codegen::client_gen) fn multipart_media(
+    spec: &Spec,
+    op: &OperationRef<'_>,
+) -> Result<Option<(serde_json::Value, String)>, SpecError> {
+    let Some((body, location)) = spec.request_body(op)? else {
+        return Ok(None);
+    };
+    let Some(served) = body["content"].as_object().and_then(|c| served_body(spec, c)) else {
+        return Ok(None);
+    };
+    let (media_type, media) = served.primary;
+    Ok((media::essence(media_type) == "multipart/form-data")
+        .then(|| (media.clone(), format!("{location}.content.{media_type}.schema"))))
 }

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::visit_mut::VisitMut;
 
-use super::{Class, Typed, Variant};
+use super::{Class, Reader, Typed, Variant};
 
 impl VisitMut for Typed {
     fn visit_impl_item_fn_mut(&mut self, method: &mut syn::ImplItemFn) {
@@ -81,24 +81,22 @@ impl Arms<'_> {
         let module = self.module;
         let ident = &variant.name;
         let wrap = quote!(#module::#name::#ident);
-        let is_bytes = |ty: &TokenStream| ty.to_string() == quote!(::std::vec::Vec<u8>).to_string();
-        match (class, &variant.body) {
-            (Class::Success, None) => quote!(Ok(::api_client_runtime::responses::empty(response, #wrap))),
-            // The arm's value is the method's result: its error type is
-            // inferred.
-            (Class::Success, Some(ty)) if is_bytes(ty) => {
-                quote!(::api_client_runtime::responses::bytes(response, #wrap).await)
-            }
-            (Class::Success, Some(_)) => quote!(::api_client_runtime::responses::json(response, #wrap).await),
-            (Class::Error, None) => {
-                quote!(Err(Error::ErrorResponse(::api_client_runtime::responses::empty(response, #wrap))))
-            }
-            (Class::Error, Some(ty)) if is_bytes(ty) => quote!(Err(Error::ErrorResponse(
-                ::api_client_runtime::responses::bytes::<_, #module::#name>(response, #wrap).await?
-            ))),
-            (Class::Error, Some(_)) => quote!(Err(Error::ErrorResponse(
-                ::api_client_runtime::responses::json::<_, _, #module::#name>(response, #wrap).await?
-            ))),
+        // A success arm's value is the method's result (its error type
+        // inferred); an error's reader names the error type for its `?`.
+        let (json, bytes) = match class {
+            Class::Success => (quote!(json), quote!(bytes)),
+            Class::Error => (quote!(json::<_, _, #module::#name>), quote!(bytes::<_, #module::#name>)),
+        };
+        let read = match variant.read {
+            Reader::Empty => quote!(::api_client_runtime::responses::empty(response, #wrap)),
+            Reader::Json => quote!(::api_client_runtime::responses::#json(response, #wrap).await),
+            Reader::Bytes => quote!(::api_client_runtime::responses::#bytes(response, #wrap).await),
+        };
+        match (class, variant.read) {
+            (Class::Success, Reader::Empty) => quote!(Ok(#read)),
+            (Class::Success, _) => read,
+            (Class::Error, Reader::Empty) => quote!(Err(Error::ErrorResponse(#read))),
+            (Class::Error, _) => quote!(Err(Error::ErrorResponse(#read?))),
         }
     }
 }

@@ -63,6 +63,7 @@ pub fn type_responses(spec: &Spec, api: &openapiv3::OpenAPI, file: &mut syn::Fil
                     key: status.key.clone(),
                     name: variants.claim(&variant_name(&status.key)),
                     body: status.body.typed(&types),
+                    read: status.body.reader(),
                     description: status.description.clone(),
                 })
                 .collect();
@@ -126,12 +127,31 @@ impl Body {
             Body::Bytes => Some(quote!(::std::vec::Vec<u8>)),
         }
     }
+
+    /// How the client reads it.
+    fn reader(&self) -> Reader {
+        match self {
+            Body::None => Reader::Empty,
+            Body::Json(_) => Reader::Json,
+            Body::Bytes => Reader::Bytes,
+        }
+    }
+}
+
+/// The runtime's reader of a status's body (`responses::empty`, `json`,
+/// `bytes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    Empty,
+    Json,
+    Bytes,
 }
 
 struct Variant {
     key: String,
     name: syn::Ident,
     body: Option<TokenStream>,
+    read: Reader,
     description: Option<String>,
 }
 
