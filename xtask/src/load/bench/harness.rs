@@ -42,4 +42,8 @@ pub(super) struct Bench {
     /// The same by instructions counted in the request handler (callgrind),
     /// where valgrind runs.
     pub(super) metrics_instructions: Option<(f64, f64)>,
+    /// The cost table (Markdown), ours ÷ the floor by instructions on
+    /// listOrders/100, and the generated checks' share of quoteOrder's
+    /// instructions, where valgrind runs.
+    pub(super) costs: Option<(String, f64, f64)>,
 }

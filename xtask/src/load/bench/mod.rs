@@ -17,6 +17,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod callgrind_profile;
+mod cost_table;
 mod databases;
 mod figures;
 mod generators;
@@ -24,6 +26,7 @@ mod harness;
 mod instructions;
 mod pages;
 mod postgres;
+mod release_check;
 mod report;
 mod validation;
 
@@ -31,52 +34,67 @@ use crate::load::server_process::{ServerProcess, check};
 use figures::{Figures, Kind, Replay, Row};
 use harness::{Bench, CONNECTIONS};
 
+/// What `cargo xtask bench` was asked for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Every workload, in release, written to BENCHMARKS.md.
+    Full,
+    /// Every row for a second, on the dev profile: the harness runs.
+    Quick,
+    /// The cost table alone, in release: a few minutes, nothing written.
+    Costs,
+    /// CI's release check ([`release_check`]).
+    Check,
+}
+
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
-    let quick = match args {
-        [] => false,
-        [flag] if flag == "--quick" => true,
-        _ => return Err("usage: cargo xtask bench [--quick]".into()),
+    let mode = match args {
+        [] => Mode::Full,
+        [flag] if flag == "--quick" => Mode::Quick,
+        [flag] if flag == "--costs" => Mode::Costs,
+        [flag] if flag == "--check" => Mode::Check,
+        _ => return Err("usage: cargo xtask bench [--quick | --costs | --check]".into()),
     };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // `--quick` checks the harness: the dev profile, whose dependencies
     // the tests have built, spares CI a release build of minutes.
-    let profile = match quick {
-        true => "--profile=dev",
-        false => "--release",
+    let profile = match mode {
+        Mode::Quick => "--profile=dev",
+        _ => "--release",
+    };
+    // The check needs our server, the floor and the load generator only.
+    let packages: &[&str] = match mode {
+        Mode::Check => &["-p", "petstore-server", "-p", "petstore-bench"],
+        _ => &["-p", "petstore-server", "-p", "petstore-bench", "-p", "kitchen-sink"],
     };
     check(
         Command::new(&cargo)
             .current_dir(root)
-            .args([
-                "build",
-                profile,
-                "--quiet",
-                "-p",
-                "petstore-server",
-                "-p",
-                "petstore-bench",
-                "-p",
-                "kitchen-sink",
-                "--bins",
-            ])
+            .args(["build", profile, "--quiet"])
+            .args(packages)
+            .arg("--bins")
             .status(),
         &format!("cargo build {profile}"),
     )?;
-    let oha = match quick {
-        true => None,
-        false => Some(generators::install_oha(root, &cargo)?),
+    let oha = match mode {
+        Mode::Full | Mode::Costs => Some(generators::install_oha(root, &cargo)?),
+        Mode::Quick | Mode::Check => None,
     };
     let work = std::env::temp_dir().join(format!("petstore-bench-{}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let mut bench = Bench {
         work: work.clone(),
-        binaries: root.join(match quick {
-            true => "target/debug",
-            false => "target/release",
+        binaries: root.join(match mode {
+            Mode::Quick => "target/debug",
+            _ => "target/release",
         }),
         oha,
         // `--quick` checks that every row runs: a second a row does.
-        seconds: if quick { 1 } else { 10 },
+        seconds: match mode {
+            Mode::Quick => 1,
+            Mode::Check => release_check::SECONDS,
+            Mode::Full | Mode::Costs => 10,
+        },
         key: String::new(),
         databases: Default::default(),
         rows: Vec::new(),
@@ -85,22 +103,42 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         log_instructions: None,
         metrics: (0.0, 0.0),
         metrics_instructions: None,
+        costs: None,
     };
-    let result = bench.all();
-    let _ = std::fs::remove_dir_all(&work);
-    let (table, goals) = result?;
-    if quick {
-        println!("(--quick: the dev profile, 1 s a row: the figures show the bench runs, not the service's speed)");
+    let result = match mode {
+        Mode::Costs => bench
+            .cost_table()
+            .map(|(table, of_floor, checks)| {
+                println!(
+                    "{table}\nlistOrders/100: {of_floor:.2}× the floor's instructions; quoteOrder's checks: {:.1} % of its",
+                    checks * 100.0
+                );
+            })
+            .ok_or_else(|| "no cost table: valgrind did not run".to_string()),
+        Mode::Check => bench.release_check(),
+        Mode::Full | Mode::Quick => bench.all().and_then(|(table, goals)| {
+            if mode == Mode::Quick {
+                println!("(--quick: the dev profile, 1 s a row: the figures show the bench runs, not the service's speed)");
+            }
+            println!("{table}\n{goals}");
+            let loop_figures = report::designer_loop(root, &cargo)?;
+            println!("{loop_figures}");
+            if mode == Mode::Full {
+                let document = report::benchmarks_md(&table, &goals, &loop_figures);
+                std::fs::write(root.join("BENCHMARKS.md"), document).map_err(|e| e.to_string())?;
+                println!("wrote BENCHMARKS.md");
+            }
+            Ok(())
+        }),
+    };
+    match mode {
+        // Kept for `callgrind_annotate`: where a part's instructions go.
+        Mode::Costs => println!("callgrind's files: {}", work.display()),
+        _ => {
+            let _ = std::fs::remove_dir_all(&work);
+        }
     }
-    println!("{table}\n{goals}");
-    let loop_figures = report::designer_loop(root, &cargo)?;
-    println!("{loop_figures}");
-    if !quick {
-        let document = report::benchmarks_md(&table, &goals, &loop_figures);
-        std::fs::write(root.join("BENCHMARKS.md"), document).map_err(|e| e.to_string())?;
-        println!("wrote BENCHMARKS.md");
-    }
-    Ok(())
+    result
 }
 
 impl Bench {
@@ -143,6 +181,7 @@ impl Bench {
         let pages = self.v2_pages()?;
         let memory = self.memory_with_large_lists()?;
         self.validation_cost()?;
+        self.costs = self.cost_table();
         Ok((self.table(), self.goals(&memory, &pages)))
     }
 

@@ -63,6 +63,7 @@ impl Bench {
             "| listOrders, 100 orders: ≥ 0.8× the limit and ≥ 0.9× the dropshot floor | {ratio:.2}× the limit, {of_floor:.2}× the floor (the floor: {floor:.2}× the limit) | {} |",
             verdict(ratio >= 0.8 && of_floor >= 0.9)
         );
+        out.push_str(&self.counted_floor_goal());
         let mix = "90/10 listOrders/cancelOrder, 10000 orders";
         let ratio = rps(mix, Kind::Ours) / rps(mix, Kind::Limit);
         let _ = writeln!(
@@ -110,6 +111,7 @@ impl Bench {
             worst.0,
             verdict(worst.1 >= 1.0)
         );
+        out.push_str(&self.cost_section());
         out
     }
 
@@ -174,6 +176,7 @@ impl Bench {
             cost * 100.0,
             verdict(cost <= 0.15)
         );
+        out.push_str(&self.counted_checks_goal());
         out
     }
 
@@ -243,7 +246,7 @@ impl Bench {
 }
 
 /// The rows' verdict.
-fn verdict(met: bool) -> &'static str {
+pub(super) fn verdict(met: bool) -> &'static str {
     if met { "met" } else { "NOT met" }
 }
 

@@ -11,7 +11,7 @@ use super::harness::Bench;
 use crate::load::server_process::ServerProcess;
 
 /// The body every request sends: valid, about 1 KB.
-const QUOTE: &str = include_str!("quote.json");
+pub(super) const QUOTE: &str = include_str!("quote.json");
 
 pub(super) const WORKLOAD: &str = "quoteOrder, 1 KB JSON body";
 
