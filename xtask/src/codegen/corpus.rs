@@ -179,6 +179,7 @@ pub fn corpus_files(specs: &[CorpusSpec]) -> Vec<GeneratedFile> {
         files.extend(generated.iter().map(|f| GeneratedFile {
             path: f.path.clone(),
             contents: f.contents.clone(),
+            uses: f.uses.clone(),
         }));
         let (file, module) = (&spec.file, &spec.module);
         let shard = shard_of(file);
@@ -213,6 +214,7 @@ pub fn corpus_files(specs: &[CorpusSpec]) -> Vec<GeneratedFile> {
                  // Do not edit by hand: change the generator in xtask/ and regenerate.\n\
                  //\n// One module per document of this shard that generates.\n{modules}"
             ),
+            uses: None,
         });
     }
     files.push(GeneratedFile {
@@ -223,6 +225,7 @@ pub fn corpus_files(specs: &[CorpusSpec]) -> Vec<GeneratedFile> {
              //\n/// Every document that generates, as the agreement test reads it.\n\
              pub static DOCUMENTS: &[crate::Document] = &[\n{documents}];\n"
         ),
+        uses: None,
     });
     files
 }

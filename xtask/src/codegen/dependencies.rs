@@ -35,6 +35,15 @@ const CRATES: [(&str, &str); 17] = [
     ("bytes", "bytes"),
 ];
 
+/// The package of that name among those generated code may use, as the
+/// `'static` name [`used_packages`] gives.
+pub fn package_named(name: &str) -> Option<&'static str> {
+    CRATES
+        .iter()
+        .map(|(_, package)| *package)
+        .find(|package| *package == name)
+}
+
 /// A manifest that lacks crates its generated code uses.
 pub struct Missing {
     /// Relative to the workspace.
@@ -50,7 +59,13 @@ pub struct Missing {
 pub fn missing(root: &Path, files: &[GeneratedFile]) -> Vec<Missing> {
     // Every generated line is read: on every core.
     let scanned = map_on_every_core(files, |file| {
-        manifest_of(root, &file.path).map(|manifest| (manifest, used_packages(&file.contents)))
+        manifest_of(root, &file.path).map(|manifest| {
+            let uses = match &file.uses {
+                Some(uses) => uses.iter().copied().collect(),
+                None => used_packages(&file.contents),
+            };
+            (manifest, uses)
+        })
     });
     let mut used: std::collections::BTreeMap<PathBuf, BTreeSet<&'static str>> = Default::default();
     for (manifest, packages) in scanned.into_iter().flatten() {

@@ -11,6 +11,10 @@ use super::document::leave_out::LeftOut;
 pub struct GeneratedFile {
     pub path: PathBuf,
     pub contents: String,
+    /// The packages its code names by path, where already known (a
+    /// generation remembered by `generation_cache`); `None`: read them
+    /// from the text (`dependencies::used_packages`).
+    pub uses: Option<Vec<&'static str>>,
 }
 
 /// A file's text: `body` (rendered by prettyplease, which gives the same
@@ -126,6 +130,7 @@ mod tests {
         let still = GeneratedFile {
             path: PathBuf::from("crates/shard/src/specs/gone/api.rs"),
             contents: header,
+            uses: None,
         };
         let orphans = orphaned_files(&root, &[still]);
         std::fs::remove_dir_all(&root).unwrap();

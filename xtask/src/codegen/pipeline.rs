@@ -245,16 +245,19 @@ fn generate_text(
             let mut files = vec![GeneratedFile {
                 path: PathBuf::from(&*target.client),
                 contents: client,
+                uses: None,
             }];
             if let (Some(path), Some(mocks)) = (target.mocks, mocks) {
                 files.push(GeneratedFile {
                     path: PathBuf::from(path),
                     contents: mocks,
+                    uses: None,
                 });
             }
             files.push(GeneratedFile {
                 path: PathBuf::from(&*target.server),
                 contents: server,
+                uses: None,
             });
             files
         }
