@@ -178,8 +178,7 @@ impl Bench {
         let ours = self.counts("ours-list", "petstore-server", &["serve", "--database", &copy], &list)?;
         let body = body.display().to_string();
         let floor = self.counts("floor-list", "bench-dropshot", &["--body-file", &body], &list)?;
-        let quote = self.work.join("quote.json");
-        std::fs::write(&quote, super::validation::QUOTE).map_err(|e| e.to_string())?;
+        let quote = self.quote_body()?;
         let post = Load::Post("/quotes", &quote);
         let generated = self.counts("ours-quote", "kitchen-sink-server", &["--key", "bench"], &post)?;
         let typed = self.counts("typed-quote", "bench-typed-body", &[], &post)?;

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [--quick]`: every figure is a ratio against baselines
+//! `cargo xtask bench [--quick | --costs | --check]`: every figure is a ratio against baselines
 //! measured in the same run, because these machines are shared and noisy.
 //!
 //! Four servers answer the same workloads on copies of the same database:
@@ -12,7 +12,8 @@
 //! that the bench runs rather than measures: in CI, on the dev profile the
 //! tests built already, not a release build of its own). [`pages`] measures version 2's pages; [`validation`] prices the generated layer's request
 //! checks on the kitchen sink; [`generators`] run the load; [`report`] writes the
-//! results.
+//! results; [`cost_table`] counts what each part of a request costs
+//! (`--costs` alone); [`release_check`] is CI's check in release (`--check`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -233,6 +234,23 @@ impl Bench {
         ServerProcess::start(&self.binaries.join("petstore-server"), &args)
     }
 
+    /// Our server on `database` at its defaults: log level info, a line a
+    /// request written to a file, as a service's log would be (not to
+    /// this terminal).
+    fn start_ours_logging(&self, database: &str) -> Result<ServerProcess, String> {
+        let log = std::fs::File::create(format!("{database}.log")).map_err(|e| e.to_string())?;
+        let args = [
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--log-level",
+            "info",
+            "--database",
+            database,
+        ];
+        ServerProcess::start_logging_to(&self.binaries.join("petstore-server"), &args, log.into())
+    }
+
     /// listOrders of 100 orders on ours as measured (`Kind::Ours`) and on
     /// `variant`, alternated twice so that drift in the machine's speed
     /// falls on both: the best served req/s of each, ours first. The
@@ -310,21 +328,7 @@ impl Bench {
             Kind::Ours => self.start_ours(&copy, &[])?,
             Kind::OursWithoutReaper => self.start_ours(&copy, &["--keep-silent-connections"])?,
             Kind::OursWithoutMetrics => self.start_ours(&copy, &["--metrics", "off"])?,
-            Kind::OursLoggingRequests => {
-                // A log line per request, written to a file as a service's
-                // log would be (not to this terminal).
-                let log = std::fs::File::create(format!("{copy}.log")).map_err(|e| e.to_string())?;
-                let args = [
-                    "serve",
-                    "--bind",
-                    "127.0.0.1:0",
-                    "--log-level",
-                    "info",
-                    "--database",
-                    &copy,
-                ];
-                ServerProcess::start_logging_to(&self.binaries.join("petstore-server"), &args, log.into())?
-            }
+            Kind::OursLoggingRequests => self.start_ours_logging(&copy)?,
             Kind::HandWritten => {
                 ServerProcess::start(&self.binaries.join("bench-handwritten"), &["--database", &copy])?
             }

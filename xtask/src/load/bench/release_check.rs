@@ -38,14 +38,8 @@ impl Bench {
                 let server = ServerProcess::start(&self.binaries.join("bench-dropshot"), &["--body-file", &body])?;
                 self.wrk(&server.url)?
             };
-            // Ours at its defaults (log level info: a line a request,
-            // written to a file as a service's log would be).
             let ours = {
-                let copy = self.copy(&db, &format!("check-{round}"))?;
-                let log = std::fs::File::create(format!("{copy}.log")).map_err(|e| e.to_string())?;
-                let args = ["serve", "--bind", "127.0.0.1:0", "--database", &copy];
-                let server =
-                    ServerProcess::start_logging_to(&self.binaries.join("petstore-server"), &args, log.into())?;
+                let server = self.start_ours_logging(&self.copy(&db, &format!("check-{round}"))?)?;
                 self.wrk(&server.url)?
             };
             let share = ours / floor;

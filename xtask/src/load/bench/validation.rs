@@ -4,23 +4,30 @@
 //! `TypedBody` alone (`bench-typed-body`: the same types, configuration and
 //! answer), alternated in the same run.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::figures::{Figures, Kind, Row};
 use super::harness::Bench;
 use crate::load::server_process::ServerProcess;
 
 /// The body every request sends: valid, about 1 KB.
-pub(super) const QUOTE: &str = include_str!("quote.json");
+const QUOTE: &str = include_str!("quote.json");
 
 pub(super) const WORKLOAD: &str = "quoteOrder, 1 KB JSON body";
 
 impl Bench {
+    /// The 1 KB quote every quoteOrder run sends, as a file in the run's
+    /// folder.
+    pub(super) fn quote_body(&self) -> Result<PathBuf, String> {
+        let body = self.work.join("quote.json");
+        std::fs::write(&body, QUOTE).map_err(|e| e.to_string())?;
+        Ok(body)
+    }
+
     /// Two rounds of each server, alternated, so that drift in the
     /// machine's speed falls on both; the best of each is compared.
     pub(super) fn validation_cost(&mut self) -> Result<(), String> {
-        let body = self.work.join("quote.json");
-        std::fs::write(&body, QUOTE).map_err(|e| e.to_string())?;
+        let body = self.quote_body()?;
         let mut best = [
             (Kind::Generated, Figures::default()),
             (Kind::TypedBody, Figures::default()),
