@@ -3,12 +3,15 @@
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Kind {
+    /// Ours at its defaults: log level info (a line a request, written to
+    /// a file, as a service's log would be), metrics on, reaper on.
     Ours,
     /// Ours with `--keep-silent-connections`: what the connection reaper
     /// costs.
     OursWithoutReaper,
-    /// Ours at `--log-level info`, the default: one log line per request.
-    OursLoggingRequests,
+    /// Ours at `--log-level error`: no line per request, so that against
+    /// [`Kind::Ours`] it prices the log line.
+    OursLoggingErrorsOnly,
     /// Ours with `--metrics off`: what counting and timing each request
     /// costs.
     OursWithoutMetrics,
@@ -31,7 +34,7 @@ impl Kind {
         match self {
             Kind::Ours => "ours",
             Kind::OursWithoutReaper => "ours, no reaper",
-            Kind::OursLoggingRequests => "ours, log level info",
+            Kind::OursLoggingErrorsOnly => "ours, log level error",
             Kind::OursWithoutMetrics => "ours, metrics off",
             Kind::OursOnPostgres => "ours, PostgreSQL",
             Kind::HandWritten => "hand-written",

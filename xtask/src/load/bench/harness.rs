@@ -31,8 +31,8 @@ pub(super) struct Bench {
     /// listOrders/100 with and without the connection reaper, alternated:
     /// the best served req/s of each.
     pub(super) reaper: (f64, f64),
-    /// listOrders/100 at log level info (the default) and error, alternated:
-    /// the best served req/s of each.
+    /// listOrders/100 at log level info (the default, ours) and error,
+    /// alternated: the best served req/s of each.
     pub(super) log_line: (f64, f64),
     /// The same by instructions counted in the whole process (callgrind),
     /// where valgrind runs: info, then error.

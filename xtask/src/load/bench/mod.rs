@@ -155,7 +155,7 @@ impl Bench {
         }
         // What the connection reaper and the per-request log line cost.
         self.reaper = self.alternated(Kind::OursWithoutReaper)?;
-        self.log_line = self.alternated(Kind::OursLoggingRequests)?;
+        self.log_line = self.alternated(Kind::OursLoggingErrorsOnly)?;
         self.log_instructions = self.logging_instructions();
         self.metrics = self.alternated(Kind::OursWithoutMetrics)?;
         self.metrics_instructions = self.metrics_instructions();
@@ -219,35 +219,15 @@ impl Bench {
         Ok(())
     }
 
-    /// Our server on `database`, quiet but for errors.
+    /// Our server on `database` (a SQLite file or a PostgreSQL URL) at its
+    /// defaults (log level info, metrics on, reaper on) but for `extra`,
+    /// its log written to a file in the run's folder, as a service's log
+    /// would be (not to this terminal).
     fn start_ours(&self, database: &str, extra: &[&str]) -> Result<ServerProcess, String> {
-        let mut args = vec![
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--log-level",
-            "error",
-            "--database",
-            database,
-        ];
+        let path = self.work.join("ours.log");
+        let log = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut args = vec!["serve", "--bind", "127.0.0.1:0", "--database", database];
         args.extend_from_slice(extra);
-        ServerProcess::start(&self.binaries.join("petstore-server"), &args)
-    }
-
-    /// Our server on `database` at its defaults: log level info, a line a
-    /// request written to a file, as a service's log would be (not to
-    /// this terminal).
-    fn start_ours_logging(&self, database: &str) -> Result<ServerProcess, String> {
-        let log = std::fs::File::create(format!("{database}.log")).map_err(|e| e.to_string())?;
-        let args = [
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--log-level",
-            "info",
-            "--database",
-            database,
-        ];
         ServerProcess::start_logging_to(&self.binaries.join("petstore-server"), &args, log.into())
     }
 
@@ -328,7 +308,7 @@ impl Bench {
             Kind::Ours => self.start_ours(&copy, &[])?,
             Kind::OursWithoutReaper => self.start_ours(&copy, &["--keep-silent-connections"])?,
             Kind::OursWithoutMetrics => self.start_ours(&copy, &["--metrics", "off"])?,
-            Kind::OursLoggingRequests => self.start_ours_logging(&copy)?,
+            Kind::OursLoggingErrorsOnly => self.start_ours(&copy, &["--log-level", "error"])?,
             Kind::HandWritten => {
                 ServerProcess::start(&self.binaries.join("bench-handwritten"), &["--database", &copy])?
             }

@@ -39,7 +39,7 @@ impl Bench {
                 self.wrk(&server.url)?
             };
             let ours = {
-                let server = self.start_ours_logging(&self.copy(&db, &format!("check-{round}"))?)?;
+                let server = self.start_ours(&self.copy(&db, &format!("check-{round}"))?, &[])?;
                 self.wrk(&server.url)?
             };
             let share = ours / floor;

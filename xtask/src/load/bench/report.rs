@@ -136,7 +136,7 @@ impl Bench {
             "| the connection reaper's cost on listOrders, 100 orders (no goal; best of two alternated runs each) | {with:.0} req/s with it, {without:.0} req/s without ({:+.1} %) | measured |",
             (with / without - 1.0) * 100.0
         );
-        let (quiet, logging) = self.log_line;
+        let (logging, quiet) = self.log_line;
         let cost = 1.0 - logging / quiet;
         let counted = match self.log_instructions {
             Some((info, error)) => format!(
