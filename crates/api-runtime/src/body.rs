@@ -159,11 +159,12 @@ impl<C: Contract> RequestBody<C> {
         // bytes are read again: with numbers like `4.0` as the integers
         // they are (JSON Schema's reading, off the path of every request
         // that has none), then, tracking where, for the reason.
-        let typed = T::deserialize(value).or_else(|first| match kind {
+        let typed = |value| crate::checked_strings::typed::<T>(spec.schema, value);
+        let typed = typed(value).or_else(|first| match kind {
             BodyKind::Json => {
                 let mut value: Value = serde_json::from_slice(&bytes).map_err(|_| first)?;
                 crate::values::integral_numbers_as_integers(&mut value);
-                T::deserialize(value)
+                typed(value)
             }
             _ => Err(first),
         });

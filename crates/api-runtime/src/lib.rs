@@ -8,7 +8,8 @@
 //!   [`multipart`] bodies): reading a request by its table, after
 //!   the caller is authenticated ([`auth`], by the [`credentials`] it
 //!   sent), checked against the spec's
-//!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate).
+//!   schemas ([`schema`]: JSON Schema, validated by the `jsonschema` crate),
+//!   then typed without checking the strings again ([`checked_strings`]).
 //! - [`metrics`]: each operation's requests counted and timed, served at
 //!   `GET /metrics`.
 //! - [`reply`] (with its documented headers, `response_headers`): the response, a documented one, the Error object, or RFC
@@ -33,6 +34,7 @@ pub mod auth;
 pub mod body;
 pub(crate) mod brackets;
 pub mod challenge;
+pub mod checked_strings;
 pub mod contract;
 pub mod credentials;
 pub mod documentation;

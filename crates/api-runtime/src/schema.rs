@@ -91,6 +91,9 @@ pub struct Schema {
     validation: Option<&'static str>,
     validator: OnceLock<Result<jsonschema::Validator, String>>,
     doc_value: OnceLock<Value>,
+    /// Whether serde reads its values without trying alternatives
+    /// ([`crate::checked_strings`]).
+    without_alternatives: OnceLock<bool>,
 }
 
 /// Why a value does not satisfy its schema.
@@ -116,7 +119,20 @@ impl Schema {
             validation,
             validator: OnceLock::new(),
             doc_value: OnceLock::new(),
+            without_alternatives: OnceLock::new(),
         }
+    }
+
+    /// Whether a validator checks values of this schema (otherwise their
+    /// type alone enforces it).
+    pub(crate) fn has_validator(&self) -> bool {
+        self.validation.is_some()
+    }
+
+    /// Whether serde reads values of this schema without trying
+    /// alternatives, worked out once by `find` ([`crate::checked_strings`]).
+    pub(crate) fn without_alternatives(&self, find: impl FnOnce() -> bool) -> bool {
+        *self.without_alternatives.get_or_init(find)
     }
 
     /// The documentation form, parsed; its references name

@@ -72,7 +72,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -133,7 +137,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -189,7 +197,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -246,7 +258,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -314,7 +330,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -430,7 +450,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -537,7 +561,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -599,7 +627,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -738,7 +770,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -801,7 +837,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1053,7 +1093,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1115,7 +1159,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1483,7 +1531,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1979,7 +2031,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2036,7 +2092,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2092,7 +2152,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2325,7 +2389,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2381,7 +2449,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2546,7 +2618,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2622,7 +2698,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2737,7 +2817,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2971,7 +3055,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3027,7 +3115,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3158,7 +3250,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3214,7 +3310,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3330,7 +3430,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3460,7 +3564,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3526,7 +3634,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3713,7 +3825,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3835,7 +3951,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())

@@ -20,6 +20,7 @@
 mod adapter;
 mod beside;
 mod bodies;
+mod checked_strings;
 mod context;
 mod endpoints;
 mod error_impls;

@@ -99,9 +99,11 @@ impl Types {
         })
     }
 
-    /// Every type, as the `types` module's items.
+    /// Every type, as the `types` module's items, the constrained string
+    /// newtypes trusting what the validator checked
+    /// ([`super::checked_strings`]).
     pub(super) fn tokens(&self) -> TokenStream {
-        self.space.to_stream()
+        super::checked_strings::trusting_checked(self.space.to_stream())
     }
 }
 

@@ -179,7 +179,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -296,7 +300,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -407,7 +415,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -463,7 +475,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -519,7 +535,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -957,7 +977,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1088,7 +1112,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1235,7 +1263,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1291,7 +1323,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1347,7 +1383,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1403,7 +1443,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1621,7 +1665,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1744,7 +1792,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1888,7 +1940,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1944,7 +2000,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2011,7 +2071,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2067,7 +2131,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2160,7 +2228,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())

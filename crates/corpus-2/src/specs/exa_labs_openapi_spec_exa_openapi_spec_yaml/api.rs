@@ -340,7 +340,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -1897,7 +1901,11 @@ See https://json-schema.org/overview/what-is-jsonschema for JSON Schema document
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2032,7 +2040,11 @@ See https://json-schema.org/overview/what-is-jsonschema for JSON Schema document
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())

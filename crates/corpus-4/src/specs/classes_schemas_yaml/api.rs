@@ -68,7 +68,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -141,7 +145,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -198,7 +206,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -270,7 +282,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -326,7 +342,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -382,7 +402,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())

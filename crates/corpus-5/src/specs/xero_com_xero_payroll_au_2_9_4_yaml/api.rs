@@ -612,7 +612,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -880,7 +884,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -934,7 +942,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2065,7 +2077,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -2935,7 +2951,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
@@ -3030,7 +3050,11 @@ pub mod types {
         where
             D: ::serde::Deserializer<'de>,
         {
-            ::std::string::String::deserialize(deserializer)?
+            let value = ::std::string::String::deserialize(deserializer)?;
+            if crate::runtime::checked_strings::checked_by_schema() {
+                return ::std::result::Result::Ok(Self(value));
+            }
+            value
                 .parse()
                 .map_err(|e: self::error::ConversionError| {
                     <D::Error as ::serde::de::Error>::custom(e.to_string())
