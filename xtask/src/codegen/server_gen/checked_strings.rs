@@ -43,10 +43,10 @@ fn string_newtype(item: &Item) -> Option<String> {
     let Fields::Unnamed(fields) = &structure.fields else {
         return None;
     };
-    let [field] = fields.unnamed.iter().collect::<Vec<_>>()[..] else {
+    if fields.unnamed.len() != 1 {
         return None;
-    };
-    let ty = &field.ty;
+    }
+    let ty = &fields.unnamed[0].ty;
     (quote!(#ty).to_string() == quote!(::std::string::String).to_string()).then(|| structure.ident.to_string())
 }
 
