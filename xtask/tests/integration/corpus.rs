@@ -5,7 +5,9 @@
 
 use std::path::Path;
 
-use xtask::codegen::corpus::{corpus_report, generate_corpus};
+use xtask::codegen::corpus::corpus_report;
+
+use crate::support::corpus_generated_once;
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -23,10 +25,10 @@ const DOCUMENTS: usize = 102;
 /// proves the code of every one compiles.
 #[test]
 fn every_corpus_document_generates_without_a_panic() {
-    let specs = generate_corpus(root()).unwrap();
+    let specs = corpus_generated_once();
     assert_eq!(specs.len(), DOCUMENTS);
-    println!("{}", corpus_report(&specs));
-    for spec in &specs {
+    println!("{}", corpus_report(specs));
+    for spec in specs {
         if let Err(errors) = &spec.outcome {
             panic!("{} is refused whole: {errors}", spec.file);
         }
@@ -61,9 +63,9 @@ mod webhooks;
 /// its generated files say so.
 #[test]
 fn only_listed_operations_are_left_out_and_the_header_says_so() {
-    let specs = generate_corpus(root()).unwrap();
+    let specs = corpus_generated_once();
     let mut listed = 0;
-    for spec in &specs {
+    for spec in specs {
         let list = xtask::codegen::read_list(root(), &format!("tests/fixtures/corpus/{}", spec.file)).unwrap();
         let Some((path, text)) = list else {
             assert!(spec.left_out.is_empty(), "{}", spec.file);

@@ -62,7 +62,7 @@ async fn behind_haproxy_the_service_stays_reachable_during_a_flood_of_silent_con
     }
 
     // The flood: 20,000 silent connections attempted from 127.0.0.1.
-    let flood = support::silent_flood(proxy);
+    let flood = support::silent_flood(proxy, Duration::from_secs(30));
     // Meanwhile, another client is served, every time, promptly.
     let mut answers = Vec::new();
     let mut most_connections = 0;

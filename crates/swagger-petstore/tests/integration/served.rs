@@ -1,6 +1,9 @@
 //! The Swagger Petstore's binary served as every generated service is
 //! (`runtime::serving`), against slow and hostile clients and signals:
-//! the checks of `serving-checks`, each on a process of its own.
+//! the checks of `serving-checks`, each on a process of its own. All but
+//! the slow request head's: its bound is hyper's 30 s (docs/known-gaps.md),
+//! the same whatever the document, and the kitchen sink's `served.rs`
+//! waits those 30 s for every generated service.
 
 use serving_checks::Request;
 use serving_checks::checks::{self, Service};
@@ -26,11 +29,6 @@ fn a_short_body_is_closed_by_the_idle_timeout() {
         ..Request::get("/api/v3/pet", &[&format!("Authorization: Bearer {TOKEN}")])
     };
     checks::a_short_body_is_closed_by_the_idle_timeout(&service(), &add_pet);
-}
-
-#[test]
-fn a_slow_request_head_is_closed_at_30_seconds() {
-    checks::a_slow_request_head_is_closed_at_30_seconds(&service());
 }
 
 #[test]

@@ -63,17 +63,11 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         Mode::Quick => "--profile=dev",
         _ => "--release",
     };
-    // The check needs our server, the floor and the load generator only.
-    let packages: &[&str] = match mode {
-        Mode::Check => &["-p", "petstore-server", "-p", "petstore-bench"],
-        _ => &["-p", "petstore-server", "-p", "petstore-bench", "-p", "kitchen-sink"],
-    };
     check(
         Command::new(&cargo)
             .current_dir(root)
             .args(["build", profile, "--quiet"])
-            .args(packages)
-            .arg("--bins")
+            .args(binaries(mode))
             .status(),
         &format!("cargo build {profile}"),
     )?;
@@ -119,7 +113,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         Mode::Check => bench.release_check(),
         Mode::Full | Mode::Quick => bench.all().and_then(|(table, goals)| {
             if mode == Mode::Quick {
-                println!("(--quick: the dev profile, 1 s a row: the figures show the bench runs, not the service's speed)");
+                println!("(--quick: the dev profile, 1 s a row, at most 8 connections: the figures show the bench runs, not the service's speed)");
             }
             println!("{table}\n{goals}");
             let loop_figures = report::designer_loop(root, &cargo)?;
@@ -140,6 +134,35 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         }
     }
     result
+}
+
+/// What `mode` builds. The check needs our server and the floor only (wrk
+/// loads them): neither the other baselines nor the kitchen sink, which
+/// only bench-typed-body needs (`.ci/run` builds the same, beside other
+/// phases).
+fn binaries(mode: Mode) -> &'static [&'static str] {
+    match mode {
+        Mode::Check => &[
+            "-p",
+            "petstore-server",
+            "-p",
+            "petstore-bench",
+            "--no-default-features",
+            "--bin",
+            "petstore-server",
+            "--bin",
+            "bench-dropshot",
+        ],
+        _ => &[
+            "-p",
+            "petstore-server",
+            "-p",
+            "petstore-bench",
+            "-p",
+            "kitchen-sink",
+            "--bins",
+        ],
+    }
 }
 
 impl Bench {

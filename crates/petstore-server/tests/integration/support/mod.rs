@@ -135,17 +135,19 @@ pub async fn get_from(source: &str, server: std::net::SocketAddr, key: &str) -> 
 }
 
 /// A flood of silent connections to `target`, from 127.0.0.1, on a thread
-/// of its own: 20,000 attempts (or 30 s), each connection held open and
-/// never sent a byte; the newest 5,000 stay open on this side, within the
-/// test's descriptors. When joined: how many connected, and those held.
+/// of its own: 20,000 attempts (or `budget`, whichever ends first), each
+/// connection held open and never sent a byte; the newest 5,000 stay open
+/// on this side, within the test's descriptors. When joined: how many
+/// connected, and those held.
 pub fn silent_flood(
     target: std::net::SocketAddr,
+    budget: Duration,
 ) -> std::thread::JoinHandle<(usize, std::collections::VecDeque<std::net::TcpStream>)> {
     std::thread::spawn(move || {
         let (mut held, mut connected) = (std::collections::VecDeque::new(), 0);
         let started = Instant::now();
         for _ in 0..20_000 {
-            if started.elapsed() > Duration::from_secs(30) {
+            if started.elapsed() > budget {
                 break;
             }
             if let Ok(conn) = std::net::TcpStream::connect_timeout(&target, Duration::from_secs(1)) {
