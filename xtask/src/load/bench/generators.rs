@@ -33,7 +33,7 @@ pub(super) fn install_oha(root: &Path, cargo: &str) -> Result<PathBuf, String> {
 }
 
 /// The most connections a row loads with under `--quick`.
-const QUICK_CONNECTIONS: usize = 8;
+pub(super) const QUICK_CONNECTIONS: usize = 8;
 
 impl Bench {
     /// Cancels of distinct pending orders (`cancel_percent` 100), or the

@@ -113,7 +113,10 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         Mode::Check => bench.release_check(),
         Mode::Full | Mode::Quick => bench.all().and_then(|(table, goals)| {
             if mode == Mode::Quick {
-                println!("(--quick: the dev profile, 1 s a row, at most 8 connections: the figures show the bench runs, not the service's speed)");
+                println!(
+                    "(--quick: the dev profile, 1 s a row, at most {} connections: the figures show the bench runs, not the service's speed)",
+                    generators::QUICK_CONNECTIONS
+                );
             }
             println!("{table}\n{goals}");
             let loop_figures = report::designer_loop(root, &cargo)?;
