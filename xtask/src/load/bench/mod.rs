@@ -1,4 +1,4 @@
-//! `cargo xtask bench [--quick | --costs | --check]`: every figure is a ratio against baselines
+//! `cargo xtask bench [--quick | --costs | --check | --link-order]`: every figure is a ratio against baselines
 //! measured in the same run, because these machines are shared and noisy.
 //!
 //! Four servers answer the same workloads on copies of the same database:
@@ -13,7 +13,9 @@
 //! tests built already, not a release build of its own). [`pages`] measures version 2's pages; [`validation`] prices the generated layer's request
 //! checks on the kitchen sink; [`generators`] run the load; [`report`] writes the
 //! results; [`cost_table`] counts what each part of a request costs
-//! (`--costs` alone); [`release_check`] is CI's check in release (`--check`).
+//! (`--costs` alone); [`release_check`] is CI's check in release (`--check`);
+//! [`link_order`] writes the list of functions the linker places together
+//! in our server (`--link-order`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -25,6 +27,7 @@ mod figures;
 mod generators;
 mod harness;
 mod instructions;
+mod link_order;
 mod pages;
 mod postgres;
 mod release_check;
@@ -46,6 +49,8 @@ enum Mode {
     Costs,
     /// CI's release check ([`release_check`]).
     Check,
+    /// The server's link order, measured and written ([`link_order`]).
+    LinkOrder,
 }
 
 pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
@@ -54,7 +59,8 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         [flag] if flag == "--quick" => Mode::Quick,
         [flag] if flag == "--costs" => Mode::Costs,
         [flag] if flag == "--check" => Mode::Check,
-        _ => return Err("usage: cargo xtask bench [--quick | --costs | --check]".into()),
+        [flag] if flag == "--link-order" => Mode::LinkOrder,
+        _ => return Err("usage: cargo xtask bench [--quick | --costs | --check | --link-order]".into()),
     };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     // `--quick` checks the harness: the dev profile, whose dependencies
@@ -73,7 +79,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
     )?;
     let oha = match mode {
         Mode::Full | Mode::Costs => Some(generators::install_oha(root, &cargo)?),
-        Mode::Quick | Mode::Check => None,
+        Mode::Quick | Mode::Check | Mode::LinkOrder => None,
     };
     let work = std::env::temp_dir().join(format!("petstore-bench-{}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
@@ -88,7 +94,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         seconds: match mode {
             Mode::Quick => 1,
             Mode::Check => release_check::SECONDS,
-            Mode::Full | Mode::Costs => 10,
+            Mode::Full | Mode::Costs | Mode::LinkOrder => 10,
         },
         key: String::new(),
         databases: Default::default(),
@@ -110,7 +116,10 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
                 );
             })
             .ok_or_else(|| "no cost table: valgrind did not run".to_string()),
-        Mode::Check => bench.release_check(),
+        Mode::Check => bench
+            .link_order_check(root, &bench.binaries.join("petstore-server"))
+            .and_then(|()| bench.release_check()),
+        Mode::LinkOrder => bench.link_order(root),
         Mode::Full | Mode::Quick => bench.all().and_then(|(table, goals)| {
             if mode == Mode::Quick {
                 println!(
@@ -156,6 +165,7 @@ fn binaries(mode: Mode) -> &'static [&'static str] {
             "--bin",
             "bench-dropshot",
         ],
+        Mode::LinkOrder => &["-p", "petstore-server", "--bin", "petstore-server"],
         _ => &[
             "-p",
             "petstore-server",
