@@ -12,7 +12,7 @@ use dropshot::{RequestContext, RequestInfo};
 use super::cors::Allowed;
 use super::in_flight::InFlightGuard;
 use super::request_ids::RequestIds;
-use super::request_lines::{RequestLines, Started};
+use super::request_lines::RequestLines;
 use super::state::{Served, Serving};
 use crate::contract::{Contract, Operation};
 use crate::reply::Reply;
@@ -20,28 +20,32 @@ use crate::reply::Reply;
 /// One request the generated layer is answering: counted in flight until
 /// it is finished, timed for the request metrics, and answered with the
 /// CORS headers its origin gets.
-pub struct Answering {
+///
+/// It borrows the request's context, as the endpoint's other steps do, so
+/// that its log line reads the method, target and address where dropshot
+/// keeps them rather than from copies.
+pub struct Answering<'a> {
     _in_flight: Option<InFlightGuard>,
     started: Instant,
     cors: Allowed,
     /// dropshot's id for the request and the one it came with.
     ids: Arc<RequestIds>,
-    /// Where its line is written, and what it needs from the start.
-    line: Option<(RequestLines, Started)>,
+    request: &'a RequestInfo,
+    /// Where its line is written, when the level writes it.
+    lines: Option<&'a RequestLines>,
 }
 
-impl Answering {
+impl<'a> Answering<'a> {
     /// Called first by every generated endpoint.
-    pub fn start<A: Served>(rqctx: &RequestContext<A>) -> Answering {
+    pub fn start<A: Served>(rqctx: &'a RequestContext<A>) -> Answering<'a> {
         let serving = rqctx.context().serving();
         Answering {
             _in_flight: serving.map(|serving| serving.in_flight().enter()),
             started: Instant::now(),
             cors: Allowed::of(serving, &rqctx.request),
             ids: RequestIds::of(&rqctx.request_id, &rqctx.request),
-            line: serving
-                .and_then(Serving::request_lines)
-                .map(|lines| (lines.clone(), Started::of(&rqctx.request))),
+            request: &rqctx.request,
+            lines: serving.and_then(Serving::request_lines),
         }
     }
 
@@ -68,9 +72,13 @@ impl Answering {
     /// the CORS headers, names the request's ids in a 5xx's body, and
     /// writes the request's log line.
     pub fn finish<C: Contract>(self, operation: &'static Operation, mut reply: Reply<C>) -> Reply<C> {
-        crate::metrics::observe(operation, reply.status(), self.started);
-        if let Some((lines, started)) = &self.line {
-            lines.write(started, self.started, &self.ids, reply.status().as_u16());
+        // One clock read for both the metrics and the line.
+        if crate::metrics::enabled() || self.lines.is_some() {
+            let elapsed = self.started.elapsed();
+            crate::metrics::observe(operation, reply.status(), elapsed);
+            if let Some(lines) = self.lines {
+                lines.write(self.request, elapsed, &self.ids, reply.status().as_u16());
+            }
         }
         if let Some(body) = reply.server_error_body_mut()
             && let Some(named) = super::request_ids::named_in(body, &self.ids)

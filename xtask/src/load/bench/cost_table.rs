@@ -90,7 +90,7 @@ const PARTS: &[Part] = &[
     },
     Part {
         name: "the log line (formatted on the request's thread, written by the log's)",
-        functions: &["RequestLines::write", "request_lines::Started::of", "log_writer::"],
+        functions: &["RequestLines::write", "log_writer::"],
         baseline: &[],
         budget: (1_500, 1_500),
     },
