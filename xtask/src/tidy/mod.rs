@@ -198,3 +198,30 @@ fn the_allowed_long_files_exist_and_are_still_long() {
         offenders,
     );
 }
+
+/// The files that may use `unsafe`, each with why no safe interface does
+/// the job.
+const UNSAFE_FILES: &[(&str, &str)] = &[(
+    "crates/petstore-server/src/storage/sqlite/wal_index.rs",
+    "maps SQLite's -shm and reads its header with volatile reads: a system call a request fewer",
+)];
+
+#[test]
+fn unsafe_code_is_confined() {
+    let offenders = hand_written_sources()
+        .into_iter()
+        .filter(|path| path.ends_with(".rs"))
+        .filter(|path| !UNSAFE_FILES.iter().any(|(allowed, _)| allowed == path))
+        .filter(|path| {
+            let code = code::blanked(&read(path));
+            code.contains("allow(unsafe_code)")
+                || code
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .any(|word| word == "unsafe")
+        })
+        .collect();
+    assert_none(
+        "these files use `unsafe` or allow it; the workspace denies it but for UNSAFE_FILES",
+        offenders,
+    );
+}
