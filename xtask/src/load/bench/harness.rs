@@ -28,6 +28,9 @@ pub(super) struct Bench {
     /// Databases made so far: size → (file, its key).
     pub(super) databases: std::collections::BTreeMap<i64, (PathBuf, String)>,
     pub(super) rows: Vec<Row>,
+    /// listOrders/100 on ours, the floor and the limit in alternated
+    /// rounds: the best served req/s of each.
+    pub(super) list_rounds: Option<(f64, f64, f64)>,
     /// listOrders/100 with and without the connection reaper, alternated:
     /// the best served req/s of each.
     pub(super) reaper: (f64, f64),

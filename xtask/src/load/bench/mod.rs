@@ -32,6 +32,7 @@ mod pages;
 mod postgres;
 mod release_check;
 mod report;
+mod rounds;
 mod validation;
 
 use crate::load::server_process::{ServerProcess, check};
@@ -99,6 +100,7 @@ pub fn run(root: &Path, args: &[String]) -> Result<(), String> {
         key: String::new(),
         databases: Default::default(),
         rows: Vec::new(),
+        list_rounds: None,
         reaper: (0.0, 0.0),
         log_line: (0.0, 0.0),
         log_instructions: None,
@@ -189,6 +191,7 @@ impl Bench {
                 |bench, url| bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET"),
             )?;
         }
+        self.list_rounds = Some(self.list_rounds()?);
         // What the connection reaper and the per-request log line cost.
         self.reaper = self.alternated(Kind::OursWithoutReaper)?;
         self.log_line = self.alternated(Kind::OursLoggingErrorsOnly)?;
@@ -265,31 +268,6 @@ impl Bench {
         let mut args = vec!["serve", "--bind", "127.0.0.1:0", "--database", database];
         args.extend_from_slice(extra);
         ServerProcess::start_logging_to(&self.binaries.join("petstore-server"), &args, log.into())
-    }
-
-    /// listOrders of 100 orders on ours as measured (`Kind::Ours`) and on
-    /// `variant`, alternated twice so that drift in the machine's speed
-    /// falls on both: the best served req/s of each, ours first. The
-    /// variant's first run is a row of the table.
-    fn alternated(&mut self, variant: Kind) -> Result<(f64, f64), String> {
-        let db = self.database(100)?;
-        let body = self.list_body(&db)?;
-        let list = |bench: &Self, url: &str| bench.oha(&[&format!("{url}/store/orders")], CONNECTIONS, "GET");
-        let (mut ours, mut other) = (0.0f64, 0.0f64);
-        for round in 0..2 {
-            let figures = self.measure(variant, &db, &body, "list100", list)?;
-            other = other.max(figures.served_per_second);
-            if round == 0 {
-                self.rows.push(Row {
-                    workload: "listOrders, 100 orders".into(),
-                    kind: variant,
-                    figures,
-                });
-            }
-            let figures = self.measure(Kind::Ours, &db, &body, "list100", list)?;
-            ours = ours.max(figures.served_per_second);
-        }
-        Ok((ours, other))
     }
 
     /// Our listOrders response body, for the limit server to replay.
