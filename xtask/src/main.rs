@@ -12,7 +12,7 @@ const USAGE: &str = "usage: cargo xtask <generate | check | new | try | diff | l
     try       FILE...: generate each document in memory (nothing written); print operations mapped and\n              left out, warnings, and the refused operations as a leave-out list\n  \
     check     fail (with a diff) when the committed generated code is stale\n  \
     diff      [--strict] OLD NEW | --base GIT_REF | --versions: every change, breaking, warning or compatible\n              (fails on a breaking one; --strict: on a warning too), between two files, since a ref, or v1 -> v2\n  \
-    bench     [--quick] benchmark against the limit and a hand-written server; writes BENCHMARKS.md\n  \
+    bench     [--quick | --costs | --check | --link-order] benchmark against the limit, the dropshot floor and a\n              hand-written server; writes BENCHMARKS.md (--costs: the cost table alone; --check: CI's release\n              check; --link-order: write crates/petstore-server/link-order.txt, with valgrind)\n  \
     docs      [--check] render the API references to target/docs/ (v1, and v2 in v2/; --check: in Chromium)\n  \
     lint      [FILE...] check both versions' specs against our design rules (errors fail, warnings print);\n              FILE...: anyone's document, the rules and what the generator tolerates, degrades and\n              refuses named as warnings (a document refused whole, as an error)\n  \
     soak      mixed load against a real server; fails on 5xx, connection errors or RSS growth\n            \

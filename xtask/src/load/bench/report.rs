@@ -108,7 +108,7 @@ impl Bench {
     }
 
     /// Served requests a second of `kind` on `workload` (0 when not run).
-    fn rps(&self, workload: &str, kind: Kind) -> f64 {
+    pub(super) fn rps(&self, workload: &str, kind: Kind) -> f64 {
         self.figures(workload, kind).map(|f| f.served_per_second).unwrap_or(0.0)
     }
 

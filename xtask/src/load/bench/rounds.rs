@@ -43,12 +43,7 @@ impl Bench {
     /// the table's single rows beside them.
     pub(super) fn list_goal(&self) -> String {
         let list100 = "listOrders, 100 orders";
-        let row = |kind| {
-            self.rows
-                .iter()
-                .find(|r| r.workload == list100 && r.kind == kind)
-                .map_or(0.0, |r| r.figures.served_per_second)
-        };
+        let row = |kind| self.rps(list100, kind);
         let (ours, floor, limit) =
             self.list_rounds
                 .unwrap_or((row(Kind::Ours), row(Kind::DropshotFloor), row(Kind::Limit)));
