@@ -3,6 +3,7 @@
 //! tokens), `Authorization: Basic` (HTTP basic), and API keys in a
 //! header, a query parameter or a cookie.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use base64::Engine;
@@ -11,16 +12,18 @@ use http::{HeaderMap, Uri};
 use crate::contract::Scheme;
 
 /// A secret the caller sent (a token, a key, a password). Its `Debug`
-/// hides the value, so it cannot end up in a log by accident.
-pub struct Secret(String);
+/// hides the value, so it cannot end up in a log by accident. Borrowed
+/// from the request where it is sent as it is (a bearer token, a key in a
+/// header): every request with a key would otherwise copy it.
+pub struct Secret<'a>(Cow<'a, str>);
 
-impl Secret {
+impl Secret<'_> {
     pub fn secret(&self) -> &str {
         &self.0
     }
 }
 
-impl fmt::Debug for Secret {
+impl fmt::Debug for Secret<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Secret(<redacted>)")
     }
@@ -30,26 +33,26 @@ impl fmt::Debug for Secret {
 /// [`crate::Authenticator`] to check. `scheme` is the name the spec gives
 /// it in `components.securitySchemes`.
 #[derive(Debug)]
-pub enum Credential {
+pub enum Credential<'a> {
     /// `Authorization: Bearer <token>`: an HTTP bearer token, or the
     /// access token of OAuth2 or OpenID Connect, with the scopes the
     /// operation requires of it (to be checked against what it grants).
     Bearer {
         scheme: &'static str,
-        token: Secret,
+        token: Secret<'a>,
         scopes: &'static [&'static str],
     },
     /// HTTP basic (RFC 7617): the user and the password.
     Basic {
         scheme: &'static str,
         user: String,
-        password: Secret,
+        password: Secret<'a>,
     },
     /// An API key, from a header, a query parameter or a cookie.
-    ApiKey { scheme: &'static str, key: Secret },
+    ApiKey { scheme: &'static str, key: Secret<'a> },
 }
 
-impl Credential {
+impl Credential<'_> {
     /// The name of the scheme it was sent by.
     pub fn scheme(&self) -> &'static str {
         match self {
@@ -76,7 +79,7 @@ pub struct Sent<'a> {
     pub uri: &'a Uri,
 }
 
-impl Sent<'_> {
+impl<'a> Sent<'a> {
     /// Whether the request carries something for `scheme`: the one to
     /// check when a caller may choose between schemes.
     pub(crate) fn carries(&self, scheme: &Scheme) -> bool {
@@ -99,7 +102,7 @@ impl Sent<'_> {
 
     /// The credential `scheme` finds in the request, or why there is none
     /// (for the 401's message).
-    pub(crate) fn read(&self, scheme: &Scheme, scopes: &'static [&'static str]) -> Result<Credential, String> {
+    pub(crate) fn read(&self, scheme: &Scheme, scopes: &'static [&'static str]) -> Result<Credential<'a>, String> {
         let name = scheme.name();
         match scheme {
             Scheme::Bearer { .. } => bearer_token(self.headers)
@@ -134,18 +137,27 @@ impl Sent<'_> {
 /// Reads the bearer token of a request. The scheme name is
 /// case-insensitive (RFC 9110 §11.1); exactly one `Authorization` header
 /// is accepted.
-pub fn bearer_token(headers: &HeaderMap) -> Result<Secret, &'static str> {
+pub fn bearer_token(headers: &HeaderMap) -> Result<Secret<'_>, &'static str> {
     let value = authorization(headers).map_err(|e| match e {
         AuthorizationError::Missing => "missing API key: send `Authorization: Bearer <API_KEY>`",
         AuthorizationError::Several => "more than one Authorization header",
         AuthorizationError::NotAscii => "the Authorization header is not visible ASCII",
     })?;
-    let (scheme, token) = value
-        .split_once(' ')
-        .ok_or("the Authorization header must be `Bearer <API_KEY>`")?;
-    if !scheme.eq_ignore_ascii_case("bearer") {
-        return Err("the Authorization scheme must be Bearer");
-    }
+    // `Bearer ` first, as nearly every caller sends it: then the first
+    // space is the seventh byte, which is what the search would find, at
+    // a fifth of its cost.
+    let token = match value.get(..7) {
+        Some(scheme) if scheme.eq_ignore_ascii_case("bearer ") => &value[7..],
+        _ => {
+            let (scheme, token) = value
+                .split_once(' ')
+                .ok_or("the Authorization header must be `Bearer <API_KEY>`")?;
+            if !scheme.eq_ignore_ascii_case("bearer") {
+                return Err("the Authorization scheme must be Bearer");
+            }
+            token
+        }
+    };
     let token = token.trim_matches(' ');
     // A visible-ASCII value (`authorization` checked it) has no byte at or
     // below a space but the space and the tab: one comparison a byte, over
@@ -153,11 +165,11 @@ pub fn bearer_token(headers: &HeaderMap) -> Result<Secret, &'static str> {
     if token.is_empty() || token.bytes().fold(false, |any, b| any | (b <= b' ')) {
         return Err("the Authorization header must be `Bearer <API_KEY>`");
     }
-    Ok(Secret(token.to_string()))
+    Ok(Secret(Cow::Borrowed(token)))
 }
 
 /// HTTP basic (RFC 7617): `Basic <base64 of user:password>`, UTF-8.
-fn basic(headers: &HeaderMap) -> Result<(String, Secret), String> {
+fn basic(headers: &HeaderMap) -> Result<(String, Secret<'static>), String> {
     let value = authorization(headers).map_err(|e| match e {
         AuthorizationError::Missing => "missing credentials: send `Authorization: Basic <user:password in base64>`",
         AuthorizationError::Several => "more than one Authorization header",
@@ -173,7 +185,7 @@ fn basic(headers: &HeaderMap) -> Result<(String, Secret), String> {
         .map_err(|_| malformed())?;
     let text = String::from_utf8(decoded).map_err(|_| "the Basic credentials are not UTF-8".to_string())?;
     let (user, password) = text.split_once(':').ok_or_else(malformed)?;
-    Ok((user.to_string(), Secret(password.to_string())))
+    Ok((user.to_string(), Secret(Cow::Owned(password.to_string()))))
 }
 
 enum AuthorizationError {
@@ -206,7 +218,7 @@ fn visible_ascii(bytes: &[u8]) -> Option<&str> {
 /// Reads an API key sent in a header of its own: the value alone. In
 /// `Authorization` the key is the whole value, a scheme of the API's own
 /// and its credential (`Token <jwt>`).
-fn header_token(headers: &HeaderMap, header: &str) -> Result<Secret, String> {
+fn header_token<'a>(headers: &'a HeaderMap, header: &str) -> Result<Secret<'a>, String> {
     let mut values = headers.get_all(header).iter();
     let value = values
         .next()
@@ -222,7 +234,7 @@ fn header_token(headers: &HeaderMap, header: &str) -> Result<Secret, String> {
     if token.is_empty() || token.contains('\t') || (!whole_value && token.contains(' ')) {
         return Err(format!("the {header} header must hold the API key alone"));
     }
-    Ok(Secret(token.to_string()))
+    Ok(Secret(Cow::Borrowed(token)))
 }
 
 /// The values of the query parameter `name`, decoded.
@@ -246,12 +258,12 @@ pub(crate) fn cookie_values<'a>(headers: &'a HeaderMap, name: &'a str) -> impl I
 }
 
 /// An API key given once, and not empty.
-fn one_key(first: Option<String>, more: bool, place: &str, name: &str) -> Result<Secret, String> {
+fn one_key(first: Option<String>, more: bool, place: &str, name: &str) -> Result<Secret<'static>, String> {
     match first {
         None => Err(format!("missing API key: send it in the {place} `{name}`")),
         Some(_) if more => Err(format!("more than one {place} `{name}`")),
         Some(key) if key.is_empty() => Err(format!("the {place} `{name}` is empty")),
-        Some(key) => Ok(Secret(key)),
+        Some(key) => Ok(Secret(Cow::Owned(key))),
     }
 }
 
@@ -282,6 +294,8 @@ mod tests {
             b"Bearer ",
             b"Bearer a b",
             b"Bearer\tk1",
+            b"Bearers k1",
+            b"Bearer  ",
             b"k1",
             b"Bearer \xffk",
         ] {
@@ -305,7 +319,8 @@ mod tests {
 
     #[test]
     fn a_secret_debug_hides_it() {
-        let token = bearer_token(&headers(&[b"Bearer s3cret"])).unwrap();
+        let sent = headers(&[b"Bearer s3cret"]);
+        let token = bearer_token(&sent).unwrap();
         assert!(!format!("{token:?}").contains("s3cret"));
         let credential = Credential::Basic {
             scheme: "basic",

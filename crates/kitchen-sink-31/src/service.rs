@@ -66,7 +66,7 @@ impl Service {
 
 impl Authenticator for Service {
     type Principal = ();
-    async fn authenticate(&self, credential: Credential) -> Result<(), AuthError> {
+    async fn authenticate(&self, credential: Credential<'_>) -> Result<(), AuthError> {
         match credential {
             Credential::Bearer { token, .. } if token.secret() == self.key => Ok(()),
             _ => Err(AuthError::InvalidKey),

@@ -13,25 +13,63 @@
 //! with a wrong secret: one map lookup and one hash comparison, no
 //! database read. Timing then tells an attacker nothing about which ids
 //! exist. The set's size is the number of active keys, which no request
-//! can grow.
+//! can grow; hence a fast hasher for its ids (foldhash, seeded per
+//! process) rather than SipHash, which resists a flood of inserted keys
+//! this map never takes. Each key also keeps the tag of the secret that
+//! matched it (`verified_keys.rs`), which a new set starts without.
 
 use std::future::Future;
 use std::sync::{Arc, RwLock};
 
 use crate::storage::{ActiveKeys, KeysVersion, Result};
+use crate::verified_keys::Verified;
 
 #[derive(Default)]
 pub struct KeyCache {
-    keys: RwLock<Option<Arc<ActiveKeys>>>,
+    keys: RwLock<Option<Arc<KnownKeys>>>,
     /// One reload at a time: requests that see a new version together
     /// share the reload.
     reloading: tokio::sync::Mutex<()>,
 }
 
+/// The active keys at one keys version.
+#[derive(Debug)]
+pub struct KnownKeys {
+    pub keys_version: KeysVersion,
+    keys: hashbrown::HashMap<i64, KnownKey>,
+}
+
+/// One active key.
+#[derive(Debug)]
+pub struct KnownKey {
+    /// SHA-256 of its secret, as stored.
+    pub hash: Vec<u8>,
+    pub verified: Verified,
+}
+
+impl KnownKeys {
+    pub fn get(&self, id: i64) -> Option<&KnownKey> {
+        self.keys.get(&id)
+    }
+}
+
+impl From<ActiveKeys> for KnownKeys {
+    fn from(active: ActiveKeys) -> KnownKeys {
+        let keys = active.hashes.into_iter().map(|(id, hash)| {
+            let verified = Verified::default();
+            (id, KnownKey { hash, verified })
+        });
+        KnownKeys {
+            keys_version: active.keys_version,
+            keys: keys.collect(),
+        }
+    }
+}
+
 impl KeyCache {
     /// The active keys as of version `seen` or later; `load` reads them
     /// from the database when the kept set is older.
-    pub async fn active<F, Fut>(&self, seen: KeysVersion, load: F) -> Result<Arc<ActiveKeys>>
+    pub async fn active<F, Fut>(&self, seen: KeysVersion, load: F) -> Result<Arc<KnownKeys>>
     where
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<ActiveKeys>>,
@@ -43,7 +81,7 @@ impl KeyCache {
         if let Some(keys) = self.kept(seen) {
             return Ok(keys);
         }
-        let loaded = Arc::new(load().await?);
+        let loaded = Arc::new(KnownKeys::from(load().await?));
         let mut kept = self.keys.write().expect("not poisoned");
         // Never replace a newer reading with an older one.
         if kept
@@ -55,7 +93,7 @@ impl KeyCache {
         Ok(loaded)
     }
 
-    fn kept(&self, seen: KeysVersion) -> Option<Arc<ActiveKeys>> {
+    fn kept(&self, seen: KeysVersion) -> Option<Arc<KnownKeys>> {
         let kept = self.keys.read().expect("not poisoned");
         kept.as_ref().filter(|keys| keys.keys_version >= seen).cloned()
     }
@@ -84,12 +122,12 @@ mod tests {
             .active(KeysVersion(3), || async { panic!("read at version 3 already") })
             .await
             .unwrap();
-        assert!(kept.hashes.contains_key(&1));
+        assert!(kept.get(1).is_some());
         let newer = cache
             .active(KeysVersion(4), || async { Ok(keys(4, &[2])) })
             .await
             .unwrap();
-        assert!(!newer.hashes.contains_key(&1), "a key changed since: read again");
-        assert!(newer.hashes.contains_key(&2));
+        assert!(newer.get(1).is_none(), "a key changed since: read again");
+        assert!(newer.get(2).is_some());
     }
 }

@@ -11,7 +11,7 @@ use crate::order_list::{ListError, OrderList, OrderListCache};
 use crate::page_cache::PageCache;
 use crate::page_cursor::{self, CursorSigner};
 use crate::storage::{CancelOutcome, OrderRecord, OrdersVersion, Storage, StorageError};
-use crate::verified_keys::VerifiedKeys;
+use crate::verified_keys::SecretTags;
 use crate::versions::SharedVersionReads;
 
 /// The service: storage, what it caches and a logger. Shared by every
@@ -21,8 +21,9 @@ pub struct Service<S> {
     /// The change counters, read once for all requests waiting for them.
     versions: SharedVersionReads,
     keys: KeyCache,
-    /// `None` where the OS gives no randomness: every request hashes.
-    verified_keys: Option<VerifiedKeys>,
+    /// Tags the secrets that matched (`verified_keys.rs`). `None` where
+    /// the OS gives no randomness: every request hashes.
+    secret_tags: Option<SecretTags>,
     order_list: OrderListCache,
     /// Signs version 2's page cursors, with the key the database holds.
     cursors: tokio::sync::OnceCell<CursorSigner>,
@@ -41,7 +42,7 @@ impl<S: Storage> Service<S> {
             storage,
             versions: SharedVersionReads::default(),
             keys: KeyCache::default(),
-            verified_keys: VerifiedKeys::new().ok(),
+            secret_tags: SecretTags::new().ok(),
             order_list: OrderListCache::default(),
             cursors: tokio::sync::OnceCell::new(),
             pages: PageCache::default(),
@@ -176,7 +177,7 @@ pub struct Caller {
 impl<S: Storage> Authenticator for Service<S> {
     type Principal = Caller;
 
-    async fn authenticate(&self, credential: Credential) -> Result<Caller, AuthError> {
+    async fn authenticate(&self, credential: Credential<'_>) -> Result<Caller, AuthError> {
         // Both versions' specs take the key as a bearer token only.
         let Some((id, secret)) = credential.token().and_then(keys::parse_key) else {
             return Err(AuthError::InvalidKey);
@@ -197,19 +198,18 @@ impl<S: Storage> Authenticator for Service<S> {
             .map_err(unavailable)?;
         // An unknown or revoked id is compared against a hash no secret has,
         // so that it takes the same work as a wrong secret for a known id.
-        let (known, hash) = match active.hashes.get(&id) {
-            Some(hash) => (true, hash.as_slice()),
-            None => (false, &NO_KEY_HASH[..]),
-        };
-        // Asked for an unknown id too (the hash no secret has is never
-        // remembered), so that it costs what a wrong secret costs.
-        let remembered = self
-            .verified_keys
-            .as_ref()
-            .is_some_and(|verified| verified.remembers(id, secret, hash));
+        let key = active.get(id);
+        let hash = key.map_or(&NO_KEY_HASH[..], |key| key.hash.as_slice());
+        // Made for an unknown id too, so that it costs what a wrong secret
+        // costs.
+        let tag = self.secret_tags.as_ref().map(|tags| tags.tag(secret));
+        let remembered = key
+            .zip(tag.as_ref())
+            .is_some_and(|(key, tag)| key.verified.remembers(tag));
         let matches = remembered || keys::verify(secret, hash);
-        if let Some(verified) = self.verified_keys.as_ref().filter(|_| known && matches && !remembered) {
-            verified.remember(id, secret, hash, &active.hashes);
+        let known = key.is_some();
+        if let Some((key, tag)) = key.zip(tag).filter(|_| matches && !remembered) {
+            key.verified.remember(tag);
         }
         match known && matches {
             true => Ok(Caller {

@@ -3,81 +3,72 @@
 //!
 //! Checking a key hashes its secret with SHA-256 (`keys.rs`), on every
 //! request: on a CPU without SHA extensions, the largest user-space cost of
-//! a cached list. Once a secret has matched, what is remembered is its
-//! SipHash-1-3 (128 bits) under a key drawn at start and never stored: not
-//! the secret, and nothing that leads back to it without that key. A
-//! request whose secret has the remembered tag, for a key whose stored hash
-//! is still the one it matched, is the same key.
+//! a cached list. Once a secret has matched, what is remembered, beside
+//! that key's stored hash in the set of active keys (`key_cache.rs`), is
+//! its SipHash-1-3 (128 bits) under a key drawn at start and never stored:
+//! not the secret, and nothing that leads back to it without that key. A
+//! request whose secret has the remembered tag is the same key.
 //!
 //! What does not change:
-//! - a revoked key stops at once: the caller passes the hash from the
-//!   active keys it has just read, and a revoked key has none;
+//! - a revoked key stops at once: the caller reads the active keys after
+//!   the request arrived, and a revoked key is not among them;
 //! - a wrong secret costs what it cost: a tag that differs sends the
-//!   request to SHA-256 as before, as does an unknown id, so timing tells
-//!   nothing about which ids exist;
+//!   request to SHA-256 as before, as does an unknown id, whose tag is
+//!   made all the same, so timing tells nothing about which ids exist;
 //! - a stored hash that changed for an id (a database restored with other
-//!   keys) is not the one remembered, so that id is verified again.
+//!   keys) comes with a new set of active keys, which remembers nothing.
 
-use std::collections::HashMap;
 use std::hash::Hasher;
-use std::sync::RwLock;
+use std::sync::OnceLock;
 
 use siphasher::sip128::{Hasher128, SipHasher13};
 use subtle::ConstantTimeEq;
 
-/// Entries kept beyond the active keys (revoked ones) before pruning.
-const SLACK: usize = 16;
-
-pub struct VerifiedKeys {
-    /// The SipHash key, from the OS's randomness at start.
-    tag_key: [u8; 16],
-    /// Key id → the stored hash it matched, and the secret's tag.
-    seen: RwLock<HashMap<i64, Verified>>,
+/// Makes the tags: holds the SipHash key.
+pub struct SecretTags {
+    /// From the OS's randomness at start.
+    key: [u8; 16],
 }
 
-struct Verified {
-    stored_hash: Vec<u8>,
-    tag: [u8; 16],
-}
+/// A secret's tag under this process's key, as two words: compared in
+/// constant time a word at a time, where sixteen bytes cost ten times as
+/// many instructions.
+pub struct Tag([u64; 2]);
 
-impl VerifiedKeys {
-    pub fn new() -> Result<VerifiedKeys, getrandom::Error> {
-        let mut tag_key = [0u8; 16];
-        getrandom::fill(&mut tag_key)?;
-        Ok(VerifiedKeys {
-            tag_key,
-            seen: RwLock::default(),
-        })
+/// Where one active key remembers the tag of the secret that matched its
+/// stored hash: empty until one has.
+#[derive(Debug, Default)]
+pub struct Verified(OnceLock<[u64; 2]>);
+
+impl SecretTags {
+    pub fn new() -> Result<SecretTags, getrandom::Error> {
+        let mut key = [0u8; 16];
+        getrandom::fill(&mut key)?;
+        Ok(SecretTags { key })
     }
 
-    /// Whether `secret` matched `stored_hash`, the key `id`'s hash now, at
-    /// an earlier request. False only means "not known": verify it.
-    pub fn remembers(&self, id: i64, secret: &str, stored_hash: &[u8]) -> bool {
-        let tag = self.tag(secret);
-        let seen = self.seen.read().unwrap_or_else(|p| p.into_inner());
-        seen.get(&id)
-            .is_some_and(|known| known.stored_hash == stored_hash && bool::from(known.tag.ct_eq(&tag)))
-    }
-
-    /// Remembers that `secret` matched `stored_hash` for key `id`, one of
-    /// `active` keys: those whose ids are no longer active are dropped when
-    /// the entries outgrow them.
-    pub fn remember(&self, id: i64, secret: &str, stored_hash: &[u8], active: &HashMap<i64, Vec<u8>>) {
-        let verified = Verified {
-            stored_hash: stored_hash.to_vec(),
-            tag: self.tag(secret),
-        };
-        let mut seen = self.seen.write().unwrap_or_else(|p| p.into_inner());
-        if seen.len() >= active.len() + SLACK {
-            seen.retain(|id, known| active.get(id) == Some(&known.stored_hash));
-        }
-        seen.insert(id, verified);
-    }
-
-    fn tag(&self, secret: &str) -> [u8; 16] {
-        let mut hasher = SipHasher13::new_with_key(&self.tag_key);
+    pub fn tag(&self, secret: &str) -> Tag {
+        let mut hasher = SipHasher13::new_with_key(&self.key);
         hasher.write(secret.as_bytes());
-        hasher.finish128().as_bytes()
+        let tag = hasher.finish128();
+        Tag([tag.h1, tag.h2])
+    }
+}
+
+impl Verified {
+    /// Whether a secret with `tag` matched this key's stored hash at an
+    /// earlier request. False only means "not known": verify it.
+    pub fn remembers(&self, tag: &Tag) -> bool {
+        self.0
+            .get()
+            .is_some_and(|known| (known[0].ct_eq(&tag.0[0]) & known[1].ct_eq(&tag.0[1])).into())
+    }
+
+    /// Remembers that the secret with `tag` matched this key's stored hash.
+    pub fn remember(&self, tag: Tag) {
+        // Only one secret has a given SHA-256: a second caller that
+        // verified it at the same time brings the same tag.
+        let _ = self.0.set(tag.0);
     }
 }
 
@@ -86,35 +77,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_the_secret_that_matched_that_hash_is_remembered() {
-        let verified = VerifiedKeys::new().unwrap();
-        let active = HashMap::from([(1, vec![1u8; 32])]);
-        assert!(!verified.remembers(1, "secret", &active[&1]));
-        verified.remember(1, "secret", &active[&1], &active);
-        assert!(verified.remembers(1, "secret", &active[&1]));
-        assert!(!verified.remembers(1, "secreT", &active[&1]), "another secret");
-        assert!(!verified.remembers(2, "secret", &active[&1]), "another id");
-        assert!(!verified.remembers(1, "secret", &[2u8; 32]), "the id's hash changed");
-    }
-
-    #[test]
-    fn keys_no_longer_active_are_dropped_as_entries_grow() {
-        let verified = VerifiedKeys::new().unwrap();
-        let hash = vec![7u8; 32];
-        let all: HashMap<i64, Vec<u8>> = (0..100).map(|id| (id, hash.clone())).collect();
-        for id in 0..100 {
-            verified.remember(id, "s", &hash, &all);
-        }
-        let one = HashMap::from([(5, hash.clone())]);
-        verified.remember(5, "s", &hash, &one);
-        verified.remember(6, "s", &hash, &one);
-        assert!(verified.seen.read().unwrap().len() <= one.len() + SLACK);
-        assert!(verified.remembers(5, "s", &hash));
+    fn only_the_secret_that_matched_is_remembered() {
+        let tags = SecretTags::new().unwrap();
+        let verified = Verified::default();
+        assert!(!verified.remembers(&tags.tag("secret")), "nothing yet");
+        verified.remember(tags.tag("secret"));
+        assert!(verified.remembers(&tags.tag("secret")));
+        assert!(!verified.remembers(&tags.tag("secreT")), "another secret");
+        assert!(
+            !Verified::default().remembers(&tags.tag("secret")),
+            "another key's slot"
+        );
     }
 
     #[test]
     fn tags_are_keyed_per_process() {
-        let (a, b) = (VerifiedKeys::new().unwrap(), VerifiedKeys::new().unwrap());
-        assert_ne!(a.tag("secret"), b.tag("secret"));
+        let (a, b) = (SecretTags::new().unwrap(), SecretTags::new().unwrap());
+        assert_ne!(a.tag("secret").0, b.tag("secret").0);
     }
 }

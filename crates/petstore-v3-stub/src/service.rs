@@ -18,7 +18,7 @@ pub struct Service {
 /// without one still gets 401): replace it with a real check.
 impl Authenticator for Service {
     type Principal = ();
-    async fn authenticate(&self, _credential: Credential) -> Result<(), AuthError> {
+    async fn authenticate(&self, _credential: Credential<'_>) -> Result<(), AuthError> {
         Ok(())
     }
 }

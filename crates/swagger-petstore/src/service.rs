@@ -68,7 +68,7 @@ impl Service {
 impl Authenticator for Service {
     type Principal = Caller;
 
-    async fn authenticate(&self, credential: Credential) -> Result<Caller, AuthError> {
+    async fn authenticate(&self, credential: Credential<'_>) -> Result<Caller, AuthError> {
         let valid = match &credential {
             Credential::Bearer { token, .. } => token.secret() == self.token,
             Credential::ApiKey { key, .. } => key.secret() == self.key,

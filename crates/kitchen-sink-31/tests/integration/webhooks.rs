@@ -33,7 +33,7 @@ struct Receiver {
 
 impl Authenticator for Receiver {
     type Principal = ();
-    async fn authenticate(&self, _credential: Credential) -> Result<(), AuthError> {
+    async fn authenticate(&self, _credential: Credential<'_>) -> Result<(), AuthError> {
         Err(AuthError::InvalidKey)
     }
 }

@@ -90,7 +90,7 @@ pub const READ_ONLY_PREFIX: &str = "readonly-";
 impl Authenticator for Service {
     type Principal = Caller;
 
-    async fn authenticate(&self, credential: Credential) -> Result<Caller, AuthError> {
+    async fn authenticate(&self, credential: Credential<'_>) -> Result<Caller, AuthError> {
         let known = |key: &str| self.keys.iter().any(|k| k == key);
         let caller = Caller {
             scheme: credential.scheme(),

@@ -247,7 +247,7 @@ pub(super) fn service_file(server: &str) -> Result<String, String> {
         impl Authenticator for Service {
             type Principal = ();
 
-            async fn authenticate(&self, _credential: Credential) -> Result<(), AuthError> {
+            async fn authenticate(&self, _credential: Credential<'_>) -> Result<(), AuthError> {
                 Ok(())
             }
         }
