@@ -59,7 +59,7 @@ const PARTS: &[Part] = &[
         name: "authentication and the key check (listOrders; quoteOrder takes no key)",
         functions: &["api_runtime::auth::authenticate_"],
         baseline: &[],
-        budget: (4_000, 100),
+        budget: (2_500, 100),
     },
     Part {
         name: "the body read: JSON into a value, checked, then the typed value without checking its strings again (`TypedBody`: once into the type, every string checked)",
