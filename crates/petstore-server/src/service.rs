@@ -11,7 +11,7 @@ use crate::order_list::{ListError, OrderList, OrderListCache};
 use crate::page_cache::PageCache;
 use crate::page_cursor::{self, CursorSigner};
 use crate::storage::{CancelOutcome, OrderRecord, OrdersVersion, Storage, StorageError};
-use crate::verified_keys::SecretTags;
+use crate::verified_keys::{SecretTags, Verified};
 use crate::versions::SharedVersionReads;
 
 /// The service: storage, what it caches and a logger. Shared by every
@@ -166,6 +166,9 @@ pub(crate) enum ServerProblem {
 /// zeros for no known input.
 const NO_KEY_HASH: [u8; 32] = [0; 32];
 
+/// Where an unknown or revoked id's tag is looked for: never filled.
+static NEVER_VERIFIED: Verified = Verified::new();
+
 /// The authenticated caller: the id of the key it used (never the key),
 /// and the orders' version read for the request after it arrived.
 #[derive(Debug)]
@@ -200,12 +203,11 @@ impl<S: Storage> Authenticator for Service<S> {
         // so that it takes the same work as a wrong secret for a known id.
         let key = active.get(id);
         let hash = key.map_or(&NO_KEY_HASH[..], |key| key.hash.as_slice());
-        // Made for an unknown id too, so that it costs what a wrong secret
-        // costs.
+        // Made and compared for an unknown id too (against a tag never
+        // remembered), so that it costs what a wrong secret costs.
         let tag = self.secret_tags.as_ref().map(|tags| tags.tag(secret));
-        let remembered = key
-            .zip(tag.as_ref())
-            .is_some_and(|(key, tag)| key.verified.remembers(tag));
+        let verified = key.map_or(&NEVER_VERIFIED, |key| &key.verified);
+        let remembered = tag.as_ref().is_some_and(|tag| verified.remembers(tag));
         let matches = remembered || keys::verify(secret, hash);
         let known = key.is_some();
         if let Some((key, tag)) = key.zip(tag).filter(|_| matches && !remembered) {

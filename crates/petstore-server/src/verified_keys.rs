@@ -56,6 +56,11 @@ impl SecretTags {
 }
 
 impl Verified {
+    /// Empty: remembers no tag.
+    pub const fn new() -> Verified {
+        Verified(OnceLock::new())
+    }
+
     /// Whether a secret with `tag` matched this key's stored hash at an
     /// earlier request. False only means "not known": verify it.
     pub fn remembers(&self, tag: &Tag) -> bool {
